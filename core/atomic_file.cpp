@@ -1,0 +1,84 @@
+#include "core/atomic_file.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+
+namespace synmt {
+namespace {
+std::string temp_name(const std::string& path) { return path + ".tmp." + std::to_string(::getpid()); }
+
+void ensure_parent(const std::string& path) {
+  auto parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent);
+}
+
+void rename_or_throw(const std::string& from, const std::string& to) {
+  if (std::rename(from.c_str(), to.c_str()) != 0)
+    throw std::runtime_error("cannot rename " + from + " to " + to + ": " + std::strerror(errno));
+}
+}  // namespace
+
+AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
+  if (path_ == "-") {
+    stdout_ = true;
+    file_ = stdout;
+    return;
+  }
+  ensure_parent(path_);
+  temp_ = temp_name(path_);
+  file_ = std::fopen(temp_.c_str(), "wb");
+  if (file_ == nullptr) throw std::runtime_error("cannot create " + temp_ + ": " + std::strerror(errno));
+  static thread_local char buffer[1 << 16];
+  std::setvbuf(file_, buffer, _IOFBF, sizeof buffer);
+}
+
+AtomicFile::~AtomicFile() {
+  if (!stdout_ && file_ != nullptr) {
+    std::fclose(file_);
+    std::remove(temp_.c_str());
+  }
+}
+
+void AtomicFile::write(std::string_view data) {
+  if (std::fwrite(data.data(), 1, data.size(), file_) != data.size())
+    throw std::runtime_error("write failed: " + (stdout_ ? std::string("<stdout>") : temp_));
+}
+
+void AtomicFile::commit() {
+  if (stdout_) {
+    std::fflush(stdout);
+    return;
+  }
+  if (std::fclose(file_) != 0) {
+    file_ = nullptr;
+    throw std::runtime_error("cannot close " + temp_);
+  }
+  file_ = nullptr;
+  rename_or_throw(temp_, path_);
+}
+
+AtomicPath::AtomicPath(std::string path) : path_(std::move(path)) {
+  ensure_parent(path_);
+  temp_ = temp_name(path_);
+}
+
+AtomicPath::~AtomicPath() {
+  if (!committed_) std::remove(temp_.c_str());
+}
+
+void AtomicPath::commit() {
+  rename_or_throw(temp_, path_);
+  committed_ = true;
+}
+
+void write_file_atomically(const std::string& path, std::string_view content) {
+  AtomicFile out(path);
+  out.write(content);
+  out.commit();
+}
+
+}  // namespace synmt

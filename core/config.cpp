@@ -1,0 +1,61 @@
+#include "core/config.h"
+
+#include <fstream>
+
+namespace synmt {
+
+Json load_json_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, 0, "cannot open");
+  try {
+    return Json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(path, 0, std::string("invalid JSON: ") + e.what());
+  }
+}
+
+void merge_json(Json& base, const Json& overlay) {
+  if (!base.is_object() || !overlay.is_object()) {
+    base = overlay;
+    return;
+  }
+  for (auto it = overlay.begin(); it != overlay.end(); ++it) {
+    if (base.contains(it.key()) && base[it.key()].is_object() && it.value().is_object())
+      merge_json(base[it.key()], it.value());
+    else
+      base[it.key()] = it.value();
+  }
+}
+
+void apply_override(Json& config, const std::string& assignment) {
+  auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw ConfigError("--set expects key=value, got '" + assignment + "'");
+  std::string key = assignment.substr(0, eq), text = assignment.substr(eq + 1);
+  Json* node = &config;
+  std::size_t start = 0;
+  for (;;) {
+    auto dot = key.find('.', start);
+    std::string part = key.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (!node->is_object() || !node->contains(part))
+      throw ConfigError("--set " + key + ": unknown key '" + part + "'");
+    node = &(*node)[part];
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  Json value = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  *node = value.is_discarded() ? Json(text) : value;
+}
+
+JsonFields::JsonFields(const Json& object, std::string context) : object_(object), context_(std::move(context)) {
+  if (!object_.is_object()) throw ConfigError(context_ + ": expected a JSON object");
+}
+
+void JsonFields::finish() const {
+  std::string unknown;
+  for (auto it = object_.begin(); it != object_.end(); ++it)
+    if (!used_.count(it.key())) unknown += (unknown.empty() ? "'" : ", '") + it.key() + "'";
+  if (!unknown.empty()) throw ConfigError(context_ + ": unknown key(s) " + unknown);
+}
+
+}  // namespace synmt

@@ -1,0 +1,45 @@
+#pragma once
+// Line-by-line reading of plain or gzip-compressed text ("-" = stdin) with the checks every stage
+// needs: valid UTF-8 (error names file and line), a UTF-8 BOM dropped on line 1, CRLF accepted.
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace synmt {
+
+struct LineReaderOptions {
+  bool check_utf8 = true;
+  bool strip_cr = true;              // "abc\r\n" reads as "abc"
+  std::size_t max_line_bytes = 1 << 20;  // longer lines are an error, never silently cut
+};
+
+class LineReader {
+ public:
+  explicit LineReader(const std::string& path, LineReaderOptions options = {});
+  ~LineReader();
+  LineReader(const LineReader&) = delete;
+  LineReader& operator=(const LineReader&) = delete;
+
+  // Reads the next line without its terminator; false at end of file.
+  bool next(std::string& line);
+  std::size_t line_number() const { return line_no_; }
+  const std::string& path() const { return path_; }
+  // Throws InputError naming the current line.
+  [[noreturn]] void fail(const std::string& message) const;
+
+ private:
+  bool fill();
+  std::string path_;
+  LineReaderOptions options_;
+  void* gz_ = nullptr;  // gzFile, kept opaque so that zlib.h stays out of the header
+  std::string buffer_;
+  std::size_t pos_ = 0;
+  bool eof_ = false;
+  std::size_t line_no_ = 0;
+};
+
+// Reads a whole file into lines (small files: references, vocabularies).
+std::vector<std::string> read_lines(const std::string& path, LineReaderOptions options = {});
+
+}  // namespace synmt

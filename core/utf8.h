@@ -1,0 +1,25 @@
+#pragma once
+// UTF-8 validation and code point iteration. Hand-written because it is ~60 lines and on the hot path
+// of every stage; ICU would force a UTF-16 round trip for each line.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace synmt::utf8 {
+
+// Returns the byte offset of the first invalid sequence, or npos when the text is valid UTF-8
+// (overlong forms, surrogates and code points above U+10FFFF are invalid).
+std::size_t find_invalid(std::string_view text);
+inline bool is_valid(std::string_view text) { return find_invalid(text) == std::string_view::npos; }
+
+// Decodes one code point at `pos` (valid input assumed) and advances `pos`.
+char32_t next(std::string_view text, std::size_t& pos);
+void append(std::string& out, char32_t cp);
+std::u32string decode(std::string_view text);
+std::string encode(std::u32string_view text);
+
+// Python's str.isspace(): what str.split() without arguments splits on.
+bool is_python_space(char32_t cp);
+
+}  // namespace synmt::utf8

@@ -1,0 +1,51 @@
+#pragma once
+// Corpus BLEU with sacreBLEU 2.x semantics: tokenisers, n-gram statistics clipped by the maximum
+// count over references, closest reference length, smoothing methods, and the signature string.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace synmt::eval {
+
+struct BleuOptions {
+  std::string tokenize = "13a";  // 13a | none
+  std::string smooth = "exp";    // exp | floor | add-k | none
+  double smooth_value = -1;      // <0: sacreBLEU's default for the method (floor 0.1, add-k 1)
+  bool lowercase = false;
+  bool effective_order = false;
+  static constexpr int kMaxOrder = 4;
+};
+
+// Per-segment sufficient statistics: sys_len, ref_len, correct[4], total[4].
+struct BleuStats {
+  int64_t sys_len = 0, ref_len = 0;
+  std::array<int64_t, BleuOptions::kMaxOrder> correct{}, total{};
+  BleuStats& operator+=(const BleuStats& o);
+};
+
+struct BleuResult {
+  double score = 0, bp = 0;
+  std::array<double, BleuOptions::kMaxOrder> precisions{};
+  BleuStats stats;
+};
+
+std::string tokenize_13a(const std::string& line);
+
+class Bleu {
+ public:
+  explicit Bleu(BleuOptions options);
+  // refs[r][i] is reference r of segment i.
+  BleuStats segment_stats(const std::string& hyp, const std::vector<std::string>& refs) const;
+  std::vector<BleuStats> corpus_stats(const std::vector<std::string>& hyps,
+                                      const std::vector<std::vector<std::string>>& refs) const;
+  BleuResult score(const BleuStats& total) const;
+  BleuResult corpus_score(const std::vector<std::string>& hyps, const std::vector<std::vector<std::string>>& refs) const;
+  std::string signature(std::size_t num_refs) const;
+
+ private:
+  std::string preprocess(const std::string& line) const;
+  BleuOptions options_;
+};
+
+}  // namespace synmt::eval

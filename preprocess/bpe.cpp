@@ -1,0 +1,371 @@
+#include "preprocess/bpe.h"
+
+#include <algorithm>
+#include <queue>
+#include <unordered_set>
+
+#include "core/error.h"
+#include "core/line_reader.h"
+#include "core/utf8.h"
+
+namespace synmt {
+
+void WordCounts::add(const std::string& word, int64_t count) {
+  auto [it, inserted] = index_.emplace(word, items_.size());
+  if (inserted) items_.emplace_back(word, 0);
+  items_[it->second].second += count;
+}
+
+namespace {
+// Python's str.strip(chars) for the characters "\r\n ".
+std::pair<std::size_t, std::size_t> strip_crlf_space(const std::string& s) {
+  std::size_t b = 0, e = s.size();
+  auto ws = [](char c) { return c == '\r' || c == '\n' || c == ' '; };
+  while (b < e && ws(s[b])) ++b;
+  while (e > b && ws(s[e - 1])) --e;
+  return {b, e};
+}
+
+template <class F>
+void for_each_space_separated(const std::string& s, std::size_t b, std::size_t e, F f) {
+  while (b <= e) {
+    std::size_t sp = s.find(' ', b);
+    if (sp == std::string::npos || sp > e) sp = e;
+    if (sp > b) f(s.substr(b, sp - b));
+    b = sp + 1;
+  }
+}
+
+std::vector<std::string> code_points(const std::string& word) {
+  std::vector<std::string> chars;
+  for (std::size_t i = 0; i < word.size();) {
+    std::size_t start = i;
+    utf8::next(word, i);
+    chars.push_back(word.substr(start, i - start));
+  }
+  return chars;
+}
+
+// ---- learn: a port of learn_bpe.py's data structures over interned symbol ids -------------------
+class BpeLearner {
+ public:
+  BpeLearner(const WordCounts& counts, const BpeLearnOptions& options) : options_(options) {
+    std::vector<std::pair<std::vector<int>, int64_t>> vocab;
+    for (const auto& [word, count] : counts.items()) {
+      auto chars = code_points(word);
+      chars.back() += "</w>";
+      std::vector<int> ids;
+      for (const auto& c : chars) ids.push_back(intern(c));
+      vocab.emplace_back(std::move(ids), count);
+    }
+    // sorted(vocab.items(), key=freq, reverse=True) is stable
+    std::stable_sort(vocab.begin(), vocab.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    vocab_ = std::move(vocab);
+  }
+
+  std::vector<std::pair<std::string, std::string>> run() {
+    std::vector<std::pair<std::string, std::string>> merges;
+    int num_symbols = options_.num_symbols;
+    for (std::size_t j = 0; j < vocab_.size(); ++j) {
+      const auto& w = vocab_[j].first;
+      for (std::size_t k = 1; k < w.size(); ++k) {
+        add_stat(key(w[k - 1], w[k]), vocab_[j].second);
+        indices_[key(w[k - 1], w[k])][static_cast<int>(j)] += 1;
+      }
+    }
+    big_stats_ = stats_;
+    if (options_.total_symbols) {
+      std::unordered_set<int> internal, final_;
+      for (const auto& [w, f] : vocab_) {
+        for (std::size_t k = 0; k + 1 < w.size(); ++k) internal.insert(w[k]);
+        final_.insert(w.back());
+      }
+      num_symbols -= static_cast<int>(internal.size() + final_.size());
+    }
+    if (stats_.empty()) return merges;
+    int64_t max_count = 0;
+    for (const auto& [k, v] : stats_) max_count = std::max(max_count, v);
+    double threshold = static_cast<double>(max_count) / 10.0;
+    rebuild_heap();
+    for (int i = 0; i < num_symbols; ++i) {
+      uint64_t best = 0;
+      bool have = !stats_.empty();
+      if (have) best = top();
+      if (!have || (i && static_cast<double>(stats_[best]) < threshold)) {
+        prune(threshold);
+        stats_ = big_stats_;
+        if (stats_.empty()) break;
+        rebuild_heap();
+        best = top();
+        threshold = static_cast<double>(stats_[best] * i) / (i + 10000.0);
+        prune(threshold);
+      }
+      if (stats_[best] < options_.min_frequency) break;
+      int first = static_cast<int>(best >> 32), second = static_cast<int>(best & 0xffffffffu);
+      merges.emplace_back(symbols_[first], symbols_[second]);
+      auto changes = replace_pair(first, second);
+      update_pair_statistics(first, second, changes);
+      set_stat(best, 0);
+      if (i % 100 == 0) prune(threshold);
+    }
+    return merges;
+  }
+
+ private:
+  struct Change {
+    int word;
+    std::vector<int> new_word, old_word;
+    int64_t freq;
+  };
+  struct HeapEntry {
+    int64_t count;
+    uint64_t pair;
+  };
+
+  static uint64_t key(int a, int b) { return (static_cast<uint64_t>(a) << 32) | static_cast<uint32_t>(b); }
+
+  int intern(const std::string& s) {
+    auto [it, inserted] = symbol_ids_.emplace(s, static_cast<int>(symbols_.size()));
+    if (inserted) symbols_.push_back(s);
+    return it->second;
+  }
+
+  // max by (count, (first, second)) as Python compares the tuples
+  bool less(const HeapEntry& a, const HeapEntry& b) const {
+    if (a.count != b.count) return a.count < b.count;
+    const std::string& a1 = symbols_[a.pair >> 32];
+    const std::string& b1 = symbols_[b.pair >> 32];
+    if (a1 != b1) return a1 < b1;
+    return symbols_[a.pair & 0xffffffffu] < symbols_[b.pair & 0xffffffffu];
+  }
+
+  void push(uint64_t pair, int64_t count) {
+    heap_.push_back({count, pair});
+    std::push_heap(heap_.begin(), heap_.end(), [this](const HeapEntry& a, const HeapEntry& b) { return less(a, b); });
+  }
+  void rebuild_heap() {
+    heap_active_ = true;
+    heap_.clear();
+    for (const auto& [k, v] : stats_) heap_.push_back({v, k});
+    std::make_heap(heap_.begin(), heap_.end(), [this](const HeapEntry& a, const HeapEntry& b) { return less(a, b); });
+  }
+  uint64_t top() {
+    auto cmp = [this](const HeapEntry& a, const HeapEntry& b) { return less(a, b); };
+    for (;;) {
+      const HeapEntry& e = heap_.front();
+      auto it = stats_.find(e.pair);
+      if (it != stats_.end() && it->second == e.count) return e.pair;
+      std::pop_heap(heap_.begin(), heap_.end(), cmp);
+      heap_.pop_back();
+    }
+  }
+  void add_stat(uint64_t pair, int64_t delta) {
+    int64_t& v = stats_[pair];
+    v += delta;
+    if (heap_active_) push(pair, v);
+  }
+  void set_stat(uint64_t pair, int64_t value) {
+    stats_[pair] = value;
+    push(pair, value);
+  }
+
+  void prune(double threshold) {
+    for (auto it = stats_.begin(); it != stats_.end();) {
+      if (static_cast<double>(it->second) < threshold) {
+        if (it->second < 0) big_stats_[it->first] += it->second;
+        else big_stats_[it->first] = it->second;
+        it = stats_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+
+  std::vector<Change> replace_pair(int first, int second) {
+    std::vector<Change> changes;
+    const int merged = intern(symbols_[first] + symbols_[second]);
+    auto& index = indices_[key(first, second)];
+    for (const auto& [j, count] : index) {
+      if (count < 1) continue;
+      const std::vector<int>& word = vocab_[j].first;
+      std::vector<int> out;
+      out.reserve(word.size());
+      for (std::size_t k = 0; k < word.size(); ++k) {
+        if (k + 1 < word.size() && word[k] == first && word[k + 1] == second) {
+          out.push_back(merged);
+          ++k;
+        } else {
+          out.push_back(word[k]);
+        }
+      }
+      changes.push_back({j, out, word, vocab_[j].second});
+      vocab_[j].first = std::move(out);
+    }
+    return changes;
+  }
+
+  void update_pair_statistics(int first, int second, const std::vector<Change>& changes) {
+    const uint64_t pair = key(first, second);
+    set_stat(pair, 0);
+    indices_[pair].clear();
+    const int new_pair = intern(symbols_[first] + symbols_[second]);
+    for (const Change& c : changes) {
+      const auto& old_word = c.old_word;
+      const int64_t freq = c.freq;
+      const std::size_t n = old_word.size();
+      for (std::size_t i = 0; i < n;) {
+        auto found = std::find(old_word.begin() + static_cast<std::ptrdiff_t>(i), old_word.end(), first);
+        if (found == old_word.end()) break;
+        i = static_cast<std::size_t>(found - old_word.begin());
+        if (i < n - 1 && old_word[i + 1] == second) {
+          if (i) {
+            uint64_t prev = key(old_word[i - 1], old_word[i]);
+            add_stat(prev, -freq);
+            indices_[prev][c.word] -= 1;
+          }
+          if (i < n - 2) {
+            if (old_word[i + 2] != first || i >= n - 3 || old_word[i + 3] != second) {
+              uint64_t nex = key(old_word[i + 1], old_word[i + 2]);
+              add_stat(nex, -freq);
+              indices_[nex][c.word] -= 1;
+            }
+          }
+          i += 2;
+        } else {
+          i += 1;
+        }
+      }
+      const auto& word = c.new_word;
+      const std::size_t m = word.size();
+      for (std::size_t i = 0; i < m;) {
+        auto found = std::find(word.begin() + static_cast<std::ptrdiff_t>(i), word.end(), new_pair);
+        if (found == word.end()) break;
+        i = static_cast<std::size_t>(found - word.begin());
+        if (i) {
+          uint64_t prev = key(word[i - 1], word[i]);
+          add_stat(prev, freq);
+          indices_[prev][c.word] += 1;
+        }
+        if (i < m - 1 && word[i + 1] != new_pair) {
+          uint64_t nex = key(word[i], word[i + 1]);
+          add_stat(nex, freq);
+          indices_[nex][c.word] += 1;
+        }
+        i += 1;
+      }
+    }
+  }
+
+  BpeLearnOptions options_;
+  std::vector<std::string> symbols_;
+  std::unordered_map<std::string, int> symbol_ids_;
+  std::vector<std::pair<std::vector<int>, int64_t>> vocab_;
+  std::unordered_map<uint64_t, int64_t> stats_, big_stats_;
+  std::unordered_map<uint64_t, std::unordered_map<int, int64_t>> indices_;
+  std::vector<HeapEntry> heap_;
+  bool heap_active_ = false;  // off while the initial statistics are counted
+};
+}  // namespace
+
+void WordCounts::add_line(const std::string& line) {
+  auto [b, e] = strip_crlf_space(line);
+  if (b >= e) return;
+  for_each_space_separated(line, b, e, [this](std::string word) { add(word, 1); });
+}
+
+std::vector<std::pair<std::string, std::string>> learn_bpe(const WordCounts& counts, const BpeLearnOptions& options) {
+  return BpeLearner(counts, options).run();
+}
+
+// ---- apply ---------------------------------------------------------------------------------------
+BpeCodes::BpeCodes(const std::string& path, BpeApplyOptions options) : options_(std::move(options)) {
+  LineReaderOptions ro;
+  ro.strip_cr = false;
+  std::vector<std::string> lines = read_lines(path, ro);
+  std::size_t first = 0;
+  if (!lines.empty() && lines[0].rfind("#version:", 0) == 0) {
+    std::string v = lines[0].substr(lines[0].find_last_of(' ') + 1);
+    while (v.size() > 2 && v.compare(v.size() - 2, 2, ".0") == 0) v.resize(v.size() - 2);
+    if (v == "0.2") version_ = 2;
+    else if (v == "0.1") version_ = 1;
+    else throw InputError(path, 1, "unsupported BPE codes version '" + v + "'");
+    first = 1;
+  } else {
+    version_ = 1;
+  }
+  // codes.read().rstrip('\n').split('\n'): trailing empty lines are dropped, inner ones are errors
+  while (lines.size() > first && lines.back().empty()) lines.pop_back();
+  if (lines.size() == first) throw InputError(path, first + 1, "no BPE merge operations in codes file");
+  for (std::size_t n = first; n < lines.size(); ++n) {
+    int rank = static_cast<int>(n - first);
+    if (options_.merges >= 0 && rank >= options_.merges) break;
+    auto [b, e] = strip_crlf_space(lines[n]);
+    std::string item = lines[n].substr(b, e - b);
+    std::size_t sp = item.find(' ');
+    if (sp == std::string::npos || sp == 0 || item.find(' ', sp + 1) != std::string::npos || sp + 1 == item.size())
+      throw InputError(path, n + 1, "invalid BPE codes line (expected exactly two subword units separated by a space): '" +
+                                        item + "'");
+    ranks_.emplace(item, rank);  // emplace keeps the first occurrence, as subword-nmt does
+  }
+}
+
+std::vector<std::string> BpeCodes::segment_word(const std::string& orig) {
+  if (auto it = cache_.find(orig); it != cache_.end()) return it->second;
+  for (const std::string& g : options_.glossaries)
+    if (g == orig) return cache_[orig] = {orig};
+  std::vector<std::string> word = code_points(orig);
+  if (word.size() == 1) return word;
+  if (version_ == 1) word.push_back("</w>");
+  else word.back() += "</w>";
+  std::string probe;
+  while (word.size() > 1) {
+    int best_rank = -1;
+    std::size_t best_pos = 0;
+    for (std::size_t i = 0; i + 1 < word.size(); ++i) {
+      probe.assign(word[i]).append(" ").append(word[i + 1]);
+      auto it = ranks_.find(probe);
+      if (it != ranks_.end() && (best_rank < 0 || it->second < best_rank)) {
+        best_rank = it->second;
+        best_pos = i;
+      }
+    }
+    if (best_rank < 0) break;
+    const std::string a = word[best_pos], b = word[best_pos + 1];
+    std::vector<std::string> merged;
+    merged.reserve(word.size());
+    for (std::size_t i = 0; i < word.size(); ++i) {
+      if (i + 1 < word.size() && word[i] == a && word[i + 1] == b) {
+        merged.push_back(a + b);
+        ++i;
+      } else {
+        merged.push_back(word[i]);
+      }
+    }
+    word = std::move(merged);
+  }
+  if (word.back() == "</w>") word.pop_back();
+  else if (word.back().size() >= 4 && word.back().compare(word.back().size() - 4, 4, "</w>") == 0)
+    word.back().resize(word.back().size() - 4);
+  return cache_[orig] = word;
+}
+
+std::string BpeCodes::apply_line(const std::string& line) {
+  auto [b, e] = strip_crlf_space(line);
+  std::string out = line.substr(0, b);
+  bool first_word = true;
+  if (b < e) {
+    for_each_space_separated(line, b, e, [&](const std::string& word) {
+      std::vector<std::string> pieces = segment_word(word);
+      for (std::size_t k = 0; k < pieces.size(); ++k) {
+        if (!first_word) out.push_back(' ');
+        first_word = false;
+        out += pieces[k];
+        if (k + 1 < pieces.size()) out += options_.separator;
+      }
+    });
+  }
+  if (e < line.size() && b < e) out += line.substr(e);
+  return out;
+}
+
+}  // namespace synmt

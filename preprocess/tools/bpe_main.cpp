@@ -1,0 +1,62 @@
+// synmt-bpe: learn / apply byte-pair encoding with subword-nmt 0.3.8 semantics and flags.
+#include "core/atomic_file.h"
+#include "core/line_reader.h"
+#include "core/log.h"
+#include "core/tool_main.h"
+#include "preprocess/bpe.h"
+
+int main(int argc, char** argv) {
+  synmt::BpeLearnOptions learn_options;
+  synmt::BpeApplyOptions apply_options;
+  std::vector<std::string> inputs{"-"};
+  std::string output = "-", codes;
+  CLI::App* learn = nullptr;
+  CLI::App* apply = nullptr;
+  return synmt::run_tool(
+      "synmt-bpe", argc, argv,
+      [&](CLI::App& app) {
+        app.description("Byte-pair encoding, subword-nmt compatible.");
+        app.require_subcommand(1);
+        learn = app.add_subcommand("learn", "learn merge operations (learn-bpe)");
+        learn->add_option("-s,--symbols", learn_options.num_symbols, "number of merge operations")->capture_default_str();
+        learn->add_option("--min-frequency", learn_options.min_frequency)->capture_default_str();
+        learn->add_flag("-t,--total-symbols", learn_options.total_symbols,
+                        "subtract the number of characters from --symbols");
+        learn->add_option("-i,--input", inputs, "input text(s); several files give joint codes")->capture_default_str();
+        learn->add_option("-o,--output", output);
+        apply = app.add_subcommand("apply", "segment text (apply-bpe)");
+        apply->add_option("-c,--codes", codes, "codes file")->required();
+        apply->add_option("--merges", apply_options.merges, "use only the first N merges")->capture_default_str();
+        apply->add_option("-s,--separator", apply_options.separator)->capture_default_str();
+        apply->add_option("--glossaries", apply_options.glossaries, "words never split");
+        apply->add_option("-i,--input", inputs)->expected(1);
+        apply->add_option("-o,--output", output);
+      },
+      [&]() {
+        synmt::LineReaderOptions ro;
+        ro.strip_cr = false;  // subword-nmt keeps "\r" as trailing whitespace
+        if (learn->parsed()) {
+          synmt::WordCounts counts;
+          std::string line;
+          for (const auto& path : inputs) {
+            synmt::LineReader in(path, ro);
+            while (in.next(line)) counts.add_line(line);
+          }
+          auto merges = synmt::learn_bpe(counts, learn_options);
+          synmt::AtomicFile out(output);
+          out.write("#version: 0.2\n");
+          for (const auto& [a, b] : merges) out.write_line(a + " " + b);
+          out.commit();
+          synmt::log_info("synmt-bpe learn: " + std::to_string(merges.size()) + " merges from " +
+                          std::to_string(counts.items().size()) + " word types");
+          return 0;
+        }
+        synmt::BpeCodes bpe(codes, apply_options);
+        synmt::LineReader in(inputs.at(0), ro);
+        synmt::AtomicFile out(output);
+        std::string line;
+        while (in.next(line)) out.write_line(bpe.apply_line(line));
+        out.commit();
+        return 0;
+      });
+}

@@ -1,0 +1,57 @@
+// synmt-clean: clean-corpus-n filtering of a parallel corpus with a JSON report of every drop.
+#include "core/atomic_file.h"
+#include "core/config.h"
+#include "core/line_reader.h"
+#include "core/log.h"
+#include "core/tool_main.h"
+#include "preprocess/clean.h"
+
+int main(int argc, char** argv) {
+  std::string src, tgt, out_src, out_tgt, report;
+  synmt::CleanOptions options;
+  return synmt::run_tool(
+      "synmt-clean", argc, argv,
+      [&](CLI::App& app) {
+        app.description("Drop empty pairs, pairs outside [min,max] tokens, and pairs above a length ratio.");
+        app.add_option("--src", src, "source side")->required();
+        app.add_option("--tgt", tgt, "target side")->required();
+        app.add_option("--out-src", out_src)->required();
+        app.add_option("--out-tgt", out_tgt)->required();
+        app.add_option("--report", report, "JSON report of counts")->required();
+        app.add_option("--min", options.min_tokens, "minimum tokens per side")->capture_default_str();
+        app.add_option("--max", options.max_tokens, "maximum tokens per side")->capture_default_str();
+        app.add_option("--ratio", options.max_ratio, "maximum length ratio")->capture_default_str();
+        app.add_flag("--dedupe", options.dedupe, "drop exact duplicate pairs");
+      },
+      [&]() {
+        synmt::LineReader rs(src), rt(tgt);
+        synmt::AtomicFile os(out_src), ot(out_tgt);
+        synmt::CorpusCleaner cleaner(options);
+        synmt::Progress progress("clean");
+        std::string a, b;
+        for (;;) {
+          bool has_a = rs.next(a), has_b = rt.next(b);
+          if (has_a != has_b) {
+            const synmt::LineReader& shorter = has_a ? rt : rs;
+            throw synmt::InputError(shorter.path(), shorter.line_number(),
+                                    "parallel files differ in length: this file ends here, the other goes on");
+          }
+          if (!has_a) break;
+          if (cleaner.keep(a, b)) {
+            os.write_line(a);
+            ot.write_line(b);
+          }
+          progress.advance();
+        }
+        synmt::Json j;
+        j["pairs_in"] = cleaner.seen();
+        j["kept"] = cleaner.kept();
+        j["dropped"] = cleaner.dropped();
+        j["options"] = {{"min", options.min_tokens}, {"max", options.max_tokens}, {"ratio", options.max_ratio},
+                        {"dedupe", options.dedupe}};
+        os.commit();
+        ot.commit();
+        synmt::write_file_atomically(report, j.dump(2) + "\n");
+        return 0;
+      });
+}

@@ -1,0 +1,50 @@
+// synmt-tok: Moses-style tokenisation (tokenizer.perl flags: -l LANG, -a, -no-escape), or
+// detokenisation with --detok. Reads stdin (or --input), writes stdout (or --output).
+#include <cstring>
+
+#include "core/atomic_file.h"
+#include "core/line_reader.h"
+#include "core/log.h"
+#include "core/tool_main.h"
+#include "preprocess/tokenizer.h"
+
+int main(int argc, char** argv) {
+  // tokenizer.perl spells its long flags with one dash; accept those spellings too.
+  std::vector<std::string> args(argv, argv + argc);
+  for (auto& a : args)
+    if (a == "-no-escape" || a == "-detok" || a == "-threads") a = "-" + a;
+  std::vector<char*> fixed;
+  for (auto& a : args) fixed.push_back(a.data());
+  synmt::TokenizerOptions options;
+  bool no_escape = false, detok = false;
+  std::string input = "-", output = "-";
+  int threads = 1;
+  return synmt::run_tool(
+      "synmt-tok", static_cast<int>(fixed.size()), fixed.data(),
+      [&](CLI::App& app) {
+        app.description("Moses tokenizer.perl-compatible tokeniser; --detok for detokenizer.perl.");
+        app.add_option("-l,--lang", options.lang, "language code")->capture_default_str();
+        app.add_flag("-a,--aggressive-dash-splits", options.aggressive_dash_splits, "split hyphens as @-@");
+        app.add_flag("--no-escape", no_escape, "do not escape XML special characters");
+        app.add_flag("--detok", detok, "detokenise instead");
+        app.add_option("--prefix-dir", options.prefix_dir, "directory with nonbreaking_prefix.LANG files");
+        app.add_option("-i,--input", input, "input file (plain or .gz; '-' = stdin)");
+        app.add_option("-o,--output", output, "output file ('-' = stdout; written atomically)");
+        app.add_option("--threads", threads, "accepted for tokenizer.perl compatibility (single-threaded)");
+      },
+      [&]() {
+        options.escape = !no_escape;
+        synmt::LineReader in(input);
+        synmt::AtomicFile out(output);
+        std::string line;
+        if (detok) {
+          synmt::MosesDetokenizer d(options.lang);
+          while (in.next(line)) out.write_line(d.detokenize(line));
+        } else {
+          synmt::MosesTokenizer t(options);
+          while (in.next(line)) out.write_line(t.tokenize(line));
+        }
+        out.commit();
+        return 0;
+      });
+}

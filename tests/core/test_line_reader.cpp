@@ -1,0 +1,63 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "core/error.h"
+#include "core/line_reader.h"
+#include "core/utf8.h"
+
+namespace {
+std::string write_tmp(const std::string& name, const std::string& content) {
+  std::filesystem::create_directories(SYNMT_TEST_TMP);
+  std::string path = std::string(SYNMT_TEST_TMP) + "/" + name;
+  std::ofstream(path, std::ios::binary) << content;
+  return path;
+}
+}  // namespace
+
+TEST(Utf8, FindsInvalidSequences) {
+  EXPECT_TRUE(synmt::utf8::is_valid("Grüße, 日本"));
+  EXPECT_EQ(synmt::utf8::find_invalid("ab\xC3"), 2u);          // truncated
+  EXPECT_EQ(synmt::utf8::find_invalid("a\xC0\xAF"), 1u);       // overlong '/'
+  EXPECT_EQ(synmt::utf8::find_invalid("\xED\xA0\x80"), 0u);    // surrogate
+  EXPECT_EQ(synmt::utf8::decode("é€").size(), 2u);
+}
+
+TEST(LineReader, StripsBomAndCrAndCountsLines) {
+  auto path = write_tmp("bom.txt", "\xEF\xBB\xBFone\r\ntwo\nthree");
+  synmt::LineReader r(path);
+  std::string line;
+  ASSERT_TRUE(r.next(line));
+  EXPECT_EQ(line, "one");
+  ASSERT_TRUE(r.next(line));
+  EXPECT_EQ(line, "two");
+  ASSERT_TRUE(r.next(line));
+  EXPECT_EQ(line, "three");
+  EXPECT_FALSE(r.next(line));
+  EXPECT_EQ(r.line_number(), 3u);
+}
+
+TEST(LineReader, InvalidUtf8NamesFileAndLine) {
+  auto path = write_tmp("bad.txt", "fine\nalso fine\nbroken \xFF here\n");
+  synmt::LineReader r(path);
+  std::string line;
+  r.next(line);
+  r.next(line);
+  try {
+    r.next(line);
+    FAIL() << "invalid UTF-8 accepted";
+  } catch (const synmt::InputError& e) {
+    EXPECT_EQ(e.line(), 3u);
+    EXPECT_NE(std::string(e.what()).find("bad.txt:3"), std::string::npos);
+  }
+}
+
+TEST(LineReader, OverlongLineIsAnError) {
+  auto path = write_tmp("long.txt", std::string(100, 'x') + "\n");
+  synmt::LineReaderOptions o;
+  o.max_line_bytes = 50;
+  synmt::LineReader r(path, o);
+  std::string line;
+  EXPECT_THROW(r.next(line), synmt::InputError);
+}

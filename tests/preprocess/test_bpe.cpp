@@ -1,0 +1,60 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "core/error.h"
+#include "preprocess/bpe.h"
+
+namespace {
+std::string write_tmp(const std::string& name, const std::string& content) {
+  std::filesystem::create_directories(SYNMT_TEST_TMP);
+  std::string path = std::string(SYNMT_TEST_TMP) + "/" + name;
+  std::ofstream(path, std::ios::binary) << content;
+  return path;
+}
+}  // namespace
+
+// Hand derivation: words ab x2, abc x1 -> symbols (a, b</w>) x2, (a, b, c</w>) x1.
+// pairs: (a,b</w>)=2, (a,b)=1, (b,c</w>)=1. Merge 1: "a b</w>". Then (a,b)=1 and (b,c</w>)=1 tie and
+// subword-nmt takes the larger pair tuple: ("b","c</w>") > ("a","b"). Merge 3: "a bc</w>".
+TEST(Bpe, LearnsHandDerivedMergesWithTupleTieBreaking) {
+  synmt::WordCounts counts;
+  counts.add_line("ab ab abc");
+  synmt::BpeLearnOptions o;
+  o.num_symbols = 10;
+  o.min_frequency = 1;
+  auto merges = synmt::learn_bpe(counts, o);
+  ASSERT_EQ(merges.size(), 3u);
+  EXPECT_EQ(merges[0], (std::pair<std::string, std::string>{"a", "b</w>"}));
+  EXPECT_EQ(merges[1], (std::pair<std::string, std::string>{"b", "c</w>"}));
+  EXPECT_EQ(merges[2], (std::pair<std::string, std::string>{"a", "bc</w>"}));
+}
+
+TEST(Bpe, MinFrequencyStopsLearning) {
+  synmt::WordCounts counts;
+  counts.add_line("ab ab abc");
+  synmt::BpeLearnOptions o;
+  o.num_symbols = 10;
+  o.min_frequency = 2;
+  EXPECT_EQ(synmt::learn_bpe(counts, o).size(), 1u);
+}
+
+TEST(Bpe, AppliesCodesWithSeparatorAndKeepsWhitespace) {
+  auto codes = write_tmp("codes", "#version: 0.2\na b</w>\nb c</w>\na bc</w>\n");
+  synmt::BpeCodes bpe(codes);
+  EXPECT_EQ(bpe.apply_line("ab abc abd"), "ab abc a@@ b@@ d");
+  EXPECT_EQ(bpe.apply_line("  ab  abd "), "  ab a@@ b@@ d ");
+  EXPECT_EQ(bpe.apply_line("x"), "x");
+}
+
+TEST(Bpe, BadCodesFilesNameTheLine) {
+  EXPECT_THROW(synmt::BpeCodes(write_tmp("empty_codes", "")), synmt::InputError);
+  EXPECT_THROW(synmt::BpeCodes(write_tmp("header_only", "#version: 0.2\n")), synmt::InputError);
+  try {
+    synmt::BpeCodes(write_tmp("bad_codes", "#version: 0.2\na b\nthree units here\n"));
+    FAIL() << "malformed codes accepted";
+  } catch (const synmt::InputError& e) {
+    EXPECT_EQ(e.line(), 3u);
+  }
+}

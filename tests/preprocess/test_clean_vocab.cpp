@@ -1,0 +1,35 @@
+#include <gtest/gtest.h>
+
+#include "preprocess/clean.h"
+#include "preprocess/vocab.h"
+
+TEST(Clean, DropsByReasonWithCleanCorpusSemantics) {
+  synmt::CleanOptions o;
+  o.max_tokens = 5;
+  o.max_ratio = 2.0;
+  o.dedupe = true;
+  synmt::CorpusCleaner c(o);
+  EXPECT_TRUE(c.keep("a b", "c d"));
+  EXPECT_FALSE(c.keep("", "x"));
+  EXPECT_FALSE(c.keep("a b c d e f", "a"));     // too long
+  EXPECT_FALSE(c.keep("a b c d e", "a b"));      // ratio 2.5
+  EXPECT_TRUE(c.keep("a b c d", "a b"));         // ratio 2.0 is allowed
+  EXPECT_FALSE(c.keep("a b", "c d"));            // duplicate
+  EXPECT_EQ(c.dropped().at("empty"), 1);
+  EXPECT_EQ(c.dropped().at("too_long"), 1);
+  EXPECT_EQ(c.dropped().at("length_ratio"), 1);
+  EXPECT_EQ(c.dropped().at("duplicate"), 1);
+  EXPECT_EQ(c.kept(), 2);
+  EXPECT_EQ(c.seen(), 6);
+}
+
+TEST(Vocab, OrdersByFrequencyAndCutsByThreshold) {
+  synmt::VocabOptions o;
+  o.min_frequency = 2;
+  auto v = synmt::Vocab::build({{"rare", 1}, {"b", 5}, {"a", 5}, {"c", 9}}, o);
+  ASSERT_EQ(v.size(), 7u);
+  EXPECT_EQ(v.token(4), "c");
+  EXPECT_EQ(v.token(5), "b");  // tie broken by first occurrence
+  EXPECT_EQ(v.id("rare"), synmt::Vocab::kUnk);
+  EXPECT_EQ(v.decode({4, 5, synmt::Vocab::kEos, 6}), "c b");
+}
