@@ -32,8 +32,7 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
   temp_ = temp_name(path_);
   file_ = std::fopen(temp_.c_str(), "wb");
   if (file_ == nullptr) throw std::runtime_error("cannot create " + temp_ + ": " + std::strerror(errno));
-  static thread_local char buffer[1 << 16];
-  std::setvbuf(file_, buffer, _IOFBF, sizeof buffer);
+  std::setvbuf(file_, nullptr, _IOFBF, 1 << 16);  // a buffer per file: outputs are often written in pairs
 }
 
 AtomicFile::~AtomicFile() {

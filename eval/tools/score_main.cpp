@@ -14,7 +14,15 @@ std::vector<std::string> read_segments(const std::string& path) {
 }
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int argc_in, char** argv_in) {
+  // sacreBLEU spells lower-casing "-lc", which CLI11 cannot declare as a short option
+  std::vector<std::string> args(argv_in, argv_in + argc_in);
+  for (auto& a : args)
+    if (a == "-lc") a = "--lowercase";
+  std::vector<char*> argv_fixed;
+  for (auto& a : args) argv_fixed.push_back(a.data());
+  int argc = static_cast<int>(argv_fixed.size());
+  char** argv = argv_fixed.data();
   synmt::eval::BleuOptions options;
   std::vector<std::string> ref_paths;
   std::string hyp_path = "-", format = "text";
@@ -31,7 +39,7 @@ int main(int argc, char** argv) {
         bleu->add_option("-t,--tokenize", options.tokenize, "13a | none")->capture_default_str();
         bleu->add_option("-s,--smooth-method", options.smooth, "exp | floor | add-k | none")->capture_default_str();
         bleu->add_option("--smooth-value", options.smooth_value, "for floor / add-k");
-        bleu->add_flag("-lc,--lowercase", options.lowercase);
+        bleu->add_flag("--lowercase", options.lowercase, "also spelled -lc, as in sacreBLEU");
         bleu->add_flag("--effective-order", options.effective_order);
         bleu->add_option("-f,--format", format, "text | json")->capture_default_str();
         bleu->add_option("-w,--width", width, "decimals in text output")->capture_default_str();

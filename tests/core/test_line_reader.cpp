@@ -61,3 +61,30 @@ TEST(LineReader, OverlongLineIsAnError) {
   std::string line;
   EXPECT_THROW(r.next(line), synmt::InputError);
 }
+
+#include "core/atomic_file.h"
+
+TEST(AtomicFile, TwoFilesWrittenInTurnStayApartAndAppearOnlyOnCommit) {
+  std::string a = std::string(SYNMT_TEST_TMP) + "/pair.a", b = std::string(SYNMT_TEST_TMP) + "/pair.b";
+  std::filesystem::remove(a);
+  {
+    synmt::AtomicFile fa(a), fb(b);
+    for (int i = 0; i < 20000; ++i) {
+      fa.write_line("source line " + std::to_string(i));
+      fb.write_line("target " + std::to_string(i) + " with other length");
+    }
+    EXPECT_FALSE(std::filesystem::exists(a));
+    fa.commit();
+    fb.commit();
+  }
+  auto la = synmt::read_lines(a), lb = synmt::read_lines(b);
+  ASSERT_EQ(la.size(), 20000u);
+  ASSERT_EQ(lb.size(), 20000u);
+  EXPECT_EQ(la[12345], "source line 12345");
+  EXPECT_EQ(lb[12345], "target 12345 with other length");
+  {
+    synmt::AtomicFile never(std::string(SYNMT_TEST_TMP) + "/never");
+    never.write("x");
+  }
+  EXPECT_FALSE(std::filesystem::exists(std::string(SYNMT_TEST_TMP) + "/never"));
+}

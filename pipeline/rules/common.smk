@@ -1,0 +1,60 @@
+# Shared helpers: paths, config look-ups, wildcard constraints built from config keys.
+import yaml
+
+WORK = config["work_dir"]
+RESULTS = config["results_dir"]
+BIN = config["bin_dir"]
+PAIRS = config["pairs"]
+SYSTEMS = config["systems"]
+
+with open(config["corpora"]) as _f:
+    CORPORA = yaml.safe_load(_f)
+
+for _system, _spec in SYSTEMS.items():
+    if _spec["pair"] not in PAIRS:
+        raise ValueError(f"systems.{_system}.pair: unknown pair '{_spec['pair']}'")
+for _table, _spec in config["tables"].items():
+    for _system in _spec["systems"]:
+        if _system not in SYSTEMS:
+            raise ValueError(f"tables.{_table}: unknown system '{_system}'")
+for _pair, _spec in PAIRS.items():
+    if _spec["corpus"] not in CORPORA:
+        raise ValueError(f"pairs.{_pair}.corpus: '{_spec['corpus']}' is not in {config['corpora']}")
+
+LANGS = sorted({p["src"] for p in PAIRS.values()} | {p["tgt"] for p in PAIRS.values()})
+
+
+def _alternatives(names):
+    return "|".join(sorted(names))
+
+
+wildcard_constraints:
+    pair=_alternatives(PAIRS),
+    system=_alternatives(SYSTEMS),
+    table=_alternatives(config["tables"]),
+    split="train|valid|test",
+
+
+def pair_of(system):
+    return PAIRS[SYSTEMS[system]["pair"]]
+
+
+def corpus_file(pair, split, lang):
+    """(mirror relpath, URL, sha256) of one side of one split."""
+    spec = PAIRS[pair]
+    corpus = CORPORA[spec["corpus"]]
+    name = f"{spec['splits'][split]}.{lang}"
+    if name not in corpus["files"]:
+        raise ValueError(f"{config['corpora']}: corpus {spec['corpus']} has no file {name}")
+    entry = corpus["files"][name]
+    return (
+        f"{corpus['mirror_dir']}/{entry['mirror']}",
+        f"{corpus['url_base']}/{entry['remote']}",
+        entry["sha256"],
+    )
+
+
+def bpe_codes(pair, lang):
+    if PAIRS[pair]["bpe"]["mode"] == "joint":
+        return f"{WORK}/{pair}/bpe/codes.joint"
+    return f"{WORK}/{pair}/bpe/codes.{lang}"

@@ -1,0 +1,152 @@
+# Corpus preparation: fetch -> tokenise -> clean (train) -> BPE -> vocabularies -> HDF5 datasets.
+
+
+rule fetch_split:
+    output:
+        src=f"{WORK}/{{pair}}/raw/{{split}}.src",
+        tgt=f"{WORK}/{{pair}}/raw/{{split}}.tgt",
+    params:
+        mirror=config["mirror"],
+        src=lambda w: corpus_file(w.pair, w.split, PAIRS[w.pair]["src"]),
+        tgt=lambda w: corpus_file(w.pair, w.split, PAIRS[w.pair]["tgt"]),
+        slice=lambda w: PAIRS[w.pair].get("slice", 0),
+    log:
+        f"{WORK}/logs/fetch/{{pair}}.{{split}}.log",
+    benchmark:
+        f"{WORK}/benchmarks/fetch/{{pair}}.{{split}}.tsv"
+    shell:
+        "({BIN}/synmt-fetch --mirror '{params.mirror}'"
+        " --file {params.src[0]} {params.src[1]} {params.src[2]} {output.src}.full"
+        " --file {params.tgt[0]} {params.tgt[1]} {params.tgt[2]} {output.tgt}.full"
+        " && if [ {params.slice} -gt 0 ]; then"
+        "   head -n {params.slice} {output.src}.full > {output.src} && head -n {params.slice} {output.tgt}.full > {output.tgt}"
+        "   && rm {output.src}.full {output.tgt}.full;"
+        " else mv {output.src}.full {output.src} && mv {output.tgt}.full {output.tgt}; fi) 2> {log}"
+
+
+rule tokenize:
+    input:
+        f"{WORK}/{{pair}}/raw/{{split}}.{{side}}",
+    output:
+        f"{WORK}/{{pair}}/tok/{{split}}.{{side}}",
+    params:
+        lang=lambda w: PAIRS[w.pair][w.side],
+    wildcard_constraints:
+        side="src|tgt",
+    log:
+        f"{WORK}/logs/tokenize/{{pair}}.{{split}}.{{side}}.log",
+    benchmark:
+        f"{WORK}/benchmarks/tokenize/{{pair}}.{{split}}.{{side}}.tsv"
+    shell:
+        "{BIN}/synmt-tok -l {params.lang} -i {input} -o {output} 2> {log}"
+
+
+rule clean_train:
+    input:
+        src=f"{WORK}/{{pair}}/tok/train.src",
+        tgt=f"{WORK}/{{pair}}/tok/train.tgt",
+    output:
+        src=f"{WORK}/{{pair}}/clean/train.src",
+        tgt=f"{WORK}/{{pair}}/clean/train.tgt",
+        report=f"{RESULTS}/reports/{{pair}}.clean.json",
+    params:
+        c=lambda w: PAIRS[w.pair]["clean"],
+    log:
+        f"{WORK}/logs/clean/{{pair}}.log",
+    benchmark:
+        f"{WORK}/benchmarks/clean/{{pair}}.tsv"
+    shell:
+        "{BIN}/synmt-clean --src {input.src} --tgt {input.tgt} --out-src {output.src} --out-tgt {output.tgt}"
+        " --report {output.report} --min {params.c[min]} --max {params.c[max]} --ratio {params.c[ratio]} 2> {log}"
+
+
+rule learn_bpe_joint:
+    input:
+        src=f"{WORK}/{{pair}}/clean/train.src",
+        tgt=f"{WORK}/{{pair}}/clean/train.tgt",
+    output:
+        f"{WORK}/{{pair}}/bpe/codes.joint",
+    params:
+        merges=lambda w: PAIRS[w.pair]["bpe"]["merges"],
+        min_frequency=lambda w: PAIRS[w.pair]["bpe"].get("min_frequency", 2),
+    log:
+        f"{WORK}/logs/bpe/{{pair}}.learn.joint.log",
+    benchmark:
+        f"{WORK}/benchmarks/bpe/{{pair}}.learn.joint.tsv"
+    shell:
+        "{BIN}/synmt-bpe learn -s {params.merges} --min-frequency {params.min_frequency}"
+        " -i {input.src} {input.tgt} -o {output} 2> {log}"
+
+
+rule learn_bpe_separate:
+    input:
+        f"{WORK}/{{pair}}/clean/train.{{side}}",
+    output:
+        f"{WORK}/{{pair}}/bpe/codes.{{side}}",
+    params:
+        merges=lambda w: PAIRS[w.pair]["bpe"]["merges"],
+        min_frequency=lambda w: PAIRS[w.pair]["bpe"].get("min_frequency", 2),
+    wildcard_constraints:
+        side="src|tgt",
+    log:
+        f"{WORK}/logs/bpe/{{pair}}.learn.{{side}}.log",
+    benchmark:
+        f"{WORK}/benchmarks/bpe/{{pair}}.learn.{{side}}.tsv"
+    shell:
+        "{BIN}/synmt-bpe learn -s {params.merges} --min-frequency {params.min_frequency} -i {input} -o {output} 2> {log}"
+
+
+def _bpe_input(w):
+    stage = "clean" if w.split == "train" else "tok"
+    return f"{WORK}/{w.pair}/{stage}/{w.split}.{w.side}"
+
+
+rule apply_bpe:
+    input:
+        text=_bpe_input,
+        codes=lambda w: bpe_codes(w.pair, w.side),
+    output:
+        f"{WORK}/{{pair}}/bpe/{{split}}.{{side}}",
+    wildcard_constraints:
+        side="src|tgt",
+    log:
+        f"{WORK}/logs/bpe/{{pair}}.apply.{{split}}.{{side}}.log",
+    benchmark:
+        f"{WORK}/benchmarks/bpe/{{pair}}.apply.{{split}}.{{side}}.tsv"
+    shell:
+        "{BIN}/synmt-bpe apply -c {input.codes} -i {input.text} -o {output} 2> {log}"
+
+
+rule build_vocab:
+    input:
+        f"{WORK}/{{pair}}/bpe/train.{{side}}",
+    output:
+        f"{WORK}/{{pair}}/vocab.{{side}}",
+    params:
+        v=lambda w: PAIRS[w.pair]["vocab"],
+    wildcard_constraints:
+        side="src|tgt",
+    log:
+        f"{WORK}/logs/vocab/{{pair}}.{{side}}.log",
+    benchmark:
+        f"{WORK}/benchmarks/vocab/{{pair}}.{{side}}.tsv"
+    shell:
+        "{BIN}/synmt-binarize vocab -i {input} --min-frequency {params.v[min_frequency]}"
+        " --max-size {params.v[max_size]} -o {output} 2> {log}"
+
+
+rule binarize:
+    input:
+        src=f"{WORK}/{{pair}}/bpe/{{split}}.src",
+        tgt=f"{WORK}/{{pair}}/bpe/{{split}}.tgt",
+        src_vocab=f"{WORK}/{{pair}}/vocab.src",
+        tgt_vocab=f"{WORK}/{{pair}}/vocab.tgt",
+    output:
+        f"{WORK}/{{pair}}/data/{{split}}.h5",
+    log:
+        f"{WORK}/logs/binarize/{{pair}}.{{split}}.log",
+    benchmark:
+        f"{WORK}/benchmarks/binarize/{{pair}}.{{split}}.tsv"
+    shell:
+        "{BIN}/synmt-binarize data --src {input.src} --tgt {input.tgt} --src-vocab {input.src_vocab}"
+        " --tgt-vocab {input.tgt_vocab} -o {output} 2> {log}"

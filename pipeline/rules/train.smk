@@ -1,0 +1,39 @@
+# Training: one run directory per system. The JSON config is written from the system's
+# config section; synmt-train rejects keys it does not know.
+
+
+rule train_config:
+    output:
+        f"{RESULTS}/systems/{{system}}/train_config.json",
+    params:
+        content=lambda w: {"model": SYSTEMS[w.system]["model"], "train": SYSTEMS[w.system]["train"]},
+    log:
+        f"{WORK}/logs/train/{{system}}.config.log",
+    benchmark:
+        f"{WORK}/benchmarks/train/{{system}}.config.tsv"
+    script:
+        "../scripts/write_json.py"
+
+
+rule train:
+    input:
+        config=f"{RESULTS}/systems/{{system}}/train_config.json",
+        train=lambda w: f"{WORK}/{SYSTEMS[w.system]['pair']}/data/train.h5",
+        valid=lambda w: f"{WORK}/{SYSTEMS[w.system]['pair']}/data/valid.h5",
+        src_vocab=lambda w: f"{WORK}/{SYSTEMS[w.system]['pair']}/vocab.src",
+        tgt_vocab=lambda w: f"{WORK}/{SYSTEMS[w.system]['pair']}/vocab.tgt",
+    output:
+        checkpoint=f"{RESULTS}/systems/{{system}}/best.pt",
+        summary=f"{RESULTS}/systems/{{system}}/summary.json",
+    params:
+        out_dir=lambda w: f"{RESULTS}/systems/{w.system}",
+    threads: config["threads"]
+    resources:
+        runtime=24 * 60,
+    log:
+        f"{RESULTS}/systems/{{system}}/train.log",
+    benchmark:
+        f"{RESULTS}/systems/{{system}}/train.benchmark.tsv"
+    shell:
+        "{BIN}/synmt-train -c {input.config} --set train.threads={threads} --train {input.train} --valid {input.valid}"
+        " --src-vocab {input.src_vocab} --tgt-vocab {input.tgt_vocab} -o {params.out_dir} 2> {log}"

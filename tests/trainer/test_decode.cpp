@@ -1,0 +1,52 @@
+#include <gtest/gtest.h>
+
+#include "trainer/data/batches.h"
+#include "trainer/decode/beam_search.h"
+#include "trainer/models/registry.h"
+
+namespace {
+std::shared_ptr<synmt::Seq2SeqModel> random_model(int seed) {
+  torch::manual_seed(seed);
+  auto m = synmt::resolve_model_config({{"arch", "rnn_tiny"}});
+  m["options"]["src_vocab"] = 30;
+  m["options"]["tgt_vocab"] = 30;
+  auto model = synmt::create_model(m);
+  model->eval();
+  return model;
+}
+}  // namespace
+
+TEST(BeamSearch, BeamOneEqualsGreedy) {
+  for (int seed = 0; seed < 5; ++seed) {
+    auto model = random_model(seed);
+    auto batch = synmt::make_source_batch({{5, 6, 7}, {8, 9, 10, 11, 12, 13}, {4}});
+    synmt::SearchOptions o;
+    o.beam_size = 1;
+    o.length_penalty = 0;
+    auto beam = synmt::beam_search(*model, batch, o);
+    auto greedy = synmt::greedy_search(*model, batch, o);
+    ASSERT_EQ(beam.size(), greedy.size());
+    for (std::size_t i = 0; i < beam.size(); ++i) EXPECT_EQ(beam[i].front().tokens, greedy[i]) << "seed " << seed;
+  }
+}
+
+TEST(BeamSearch, WiderBeamNeverScoresWorseAndRespectsMaxLength) {
+  auto model = random_model(3);
+  auto batch = synmt::make_source_batch({{5, 6, 7, 8}, {9, 10}});
+  synmt::SearchOptions o;
+  o.length_penalty = 0;
+  o.max_len_a = 1.0;
+  o.max_len_b = 2;
+  o.beam_size = 1;
+  auto b1 = synmt::beam_search(*model, batch, o);
+  o.beam_size = 6;
+  o.nbest = 3;
+  auto b6 = synmt::beam_search(*model, batch, o);
+  for (std::size_t i = 0; i < b1.size(); ++i) {
+    EXPECT_GE(b6[i].front().score, b1[i].front().score - 1e-9);
+    EXPECT_LE(b6[i].size(), 3u);
+    for (std::size_t k = 1; k < b6[i].size(); ++k) EXPECT_GE(b6[i][k - 1].score, b6[i][k].score);
+  }
+  EXPECT_LE(b6[0].front().tokens.size(), 6u);  // 1.0 * 4 + 2
+  EXPECT_LE(b6[1].front().tokens.size(), 4u);
+}

@@ -1,0 +1,110 @@
+#include <gtest/gtest.h>
+
+#include <torch/optim/adam.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "core/error.h"
+#include "preprocess/vocab.h"
+#include "trainer/data/batches.h"
+#include "trainer/models/registry.h"
+#include "trainer/train/checkpoint.h"
+#include "trainer/train/loss.h"
+
+namespace {
+nlohmann::json tiny_model() {
+  auto m = synmt::resolve_model_config({{"arch", "rnn_tiny"}});
+  m["options"]["src_vocab"] = 20;
+  m["options"]["tgt_vocab"] = 20;
+  return m;
+}
+
+synmt::ParallelData copy_task(int n) {
+  synmt::ParallelData d;
+  for (int i = 0; i < n; ++i) {
+    std::vector<int32_t> s;
+    for (int k = 0; k < 3 + i % 4; ++k) s.push_back(4 + (i * 7 + k * 3) % 16);
+    d.add(s, s);
+  }
+  return d;
+}
+}  // namespace
+
+TEST(Registry, ResolvesArchitecturesAndRejectsUnknownNamesAndKeys) {
+  auto m = synmt::resolve_model_config({{"arch", "rnn_demo"}, {"options", {{"dropout", 0.2}}}});
+  EXPECT_EQ(m["family"], "rnn_attention");
+  EXPECT_DOUBLE_EQ(m["options"]["dropout"].get<double>(), 0.2);
+  EXPECT_EQ(m["options"]["embed_dim"], 256);
+  EXPECT_THROW(synmt::resolve_model_config({{"arch", "no_such_arch"}}), synmt::ConfigError);
+  EXPECT_THROW(synmt::resolve_model_config({{"arch", "rnn_tiny"}, {"colour", 1}}), synmt::ConfigError);
+  auto bad = tiny_model();
+  bad["options"]["hiden"] = 3;
+  EXPECT_THROW(synmt::create_model(bad), synmt::ConfigError);
+}
+
+TEST(RnnAttention, OutputsNormalisedLogProbabilities) {
+  torch::manual_seed(0);
+  auto model = synmt::create_model(tiny_model());
+  model->eval();
+  auto data = copy_task(8);
+  synmt::BatchIterator it(data, {});
+  auto b = it.make_batch({0, 1, 2, 3});
+  auto logp = model->forward(b.src, b.src_len, b.tgt_in);
+  EXPECT_EQ(logp.size(0), 4);
+  EXPECT_EQ(logp.size(2), 20);
+  EXPECT_TRUE(torch::allclose(logp.exp().sum(-1), torch::ones({4, logp.size(1)}), 1e-4, 1e-5));
+}
+
+TEST(RnnAttention, TrainingStepsReduceLoss) {
+  torch::manual_seed(0);
+  auto model = synmt::create_model(tiny_model());
+  auto data = copy_task(32);
+  synmt::BatchIterator it(data, {});
+  auto b = it.make_batch({0, 1, 2, 3, 4, 5, 6, 7});
+  torch::optim::Adam opt(model->parameters(), torch::optim::AdamOptions(1e-2));
+  model->eval();  // no dropout so that the comparison is deterministic
+  double first = synmt::label_smoothed_nll(model->forward(b.src, b.src_len, b.tgt_in), b.tgt_out, 0.0, 0).nll_sum;
+  double after_one = 0;
+  for (int i = 0; i < 40; ++i) {
+    auto v = synmt::label_smoothed_nll(model->forward(b.src, b.src_len, b.tgt_in), b.tgt_out, 0.0, 0);
+    opt.zero_grad();
+    (v.loss / static_cast<double>(v.tokens)).backward();
+    opt.step();
+    if (i == 0)
+      after_one = synmt::label_smoothed_nll(model->forward(b.src, b.src_len, b.tgt_in), b.tgt_out, 0.0, 0).nll_sum;
+  }
+  EXPECT_LT(after_one, first);  // a single step already helps
+  double after = synmt::label_smoothed_nll(model->forward(b.src, b.src_len, b.tgt_in), b.tgt_out, 0.0, 0).nll_sum;
+  EXPECT_LT(after, 0.6 * first);
+}
+
+TEST(Loss, LabelSmoothingMatchesClosedForm) {
+  // uniform distribution over V=4: nll = log 4, smoothed term = log 4 as well
+  auto logp = torch::full({1, 2, 4}, -std::log(4.0));
+  auto target = torch::tensor({{1, 0}}, torch::kInt64);  // second position is padding
+  auto v = synmt::label_smoothed_nll(logp, target, 0.1, 0);
+  EXPECT_EQ(v.tokens, 1);
+  EXPECT_NEAR(v.nll_sum, std::log(4.0), 1e-6);
+  EXPECT_NEAR(v.loss.item<double>(), std::log(4.0), 1e-6);
+  auto peaked = torch::log(torch::tensor({{{0.1, 0.7, 0.1, 0.1}}}));
+  auto w = synmt::label_smoothed_nll(peaked, torch::tensor({{1}}, torch::kInt64), 0.2, 0);
+  double expected = 0.8 * -std::log(0.7) + 0.2 * -(3 * std::log(0.1) + std::log(0.7)) / 4;
+  EXPECT_NEAR(w.loss.item<double>(), expected, 1e-5);
+}
+
+TEST(Checkpoint, RoundTripAndRefusalOfForeignFiles) {
+  std::filesystem::create_directories(SYNMT_TEST_TMP);
+  std::string path = std::string(SYNMT_TEST_TMP) + "/tiny.pt";
+  torch::manual_seed(1);
+  auto model = synmt::create_model(tiny_model());
+  nlohmann::json config = {{"model", tiny_model()}, {"vocab", {{"src_sha256", "a"}, {"tgt_sha256", "b"}}}};
+  synmt::save_checkpoint(path, *model, config);
+  auto loaded = synmt::load_checkpoint(path);
+  auto p1 = model->named_parameters();
+  auto p2 = loaded.model->named_parameters();
+  for (const auto& item : p1) EXPECT_TRUE(torch::equal(item.value(), p2[item.key()]));
+  std::string junk = std::string(SYNMT_TEST_TMP) + "/junk.pt";
+  std::ofstream(junk) << "junk";
+  EXPECT_THROW(synmt::load_checkpoint(junk), synmt::InputError);
+}

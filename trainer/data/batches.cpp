@@ -1,0 +1,91 @@
+#include "trainer/data/batches.h"
+
+#include <algorithm>
+
+#include "preprocess/vocab.h"
+
+namespace synmt {
+
+BatchIterator::BatchIterator(const ParallelData& data, BatchOptions options) : data_(data), options_(options) {
+  for (std::size_t i = 0; i < data_.size(); ++i) {
+    auto ls = data_.src_offsets[i + 1] - data_.src_offsets[i];
+    auto lt = data_.tgt_offsets[i + 1] - data_.tgt_offsets[i];
+    if (ls > options_.max_len || lt > options_.max_len) {
+      ++skipped_;
+      continue;
+    }
+    usable_.push_back(static_cast<int64_t>(i));
+  }
+}
+
+std::vector<std::vector<int64_t>> BatchIterator::epoch_plan(int epoch) const {
+  std::vector<int64_t> order = usable_;
+  std::mt19937_64 rng(options_.seed * 1000003ULL + static_cast<uint64_t>(epoch));
+  if (options_.shuffle) std::shuffle(order.begin(), order.end(), rng);
+  // Sort by length inside windows of 50 batches: little padding, still random across windows.
+  const std::size_t window = static_cast<std::size_t>(options_.batch_size) * 50;
+  auto len = [this](int64_t i) { return data_.src_offsets[i + 1] - data_.src_offsets[i]; };
+  for (std::size_t b = 0; b < order.size(); b += window) {
+    auto e = std::min(order.size(), b + window);
+    std::stable_sort(order.begin() + b, order.begin() + e, [&](int64_t x, int64_t y) { return len(x) < len(y); });
+  }
+  std::vector<std::vector<int64_t>> plan;
+  for (std::size_t b = 0; b < order.size(); b += options_.batch_size)
+    plan.emplace_back(order.begin() + b, order.begin() + std::min(order.size(), b + options_.batch_size));
+  if (options_.shuffle) std::shuffle(plan.begin(), plan.end(), rng);
+  return plan;
+}
+
+Batch BatchIterator::make_batch(const std::vector<int64_t>& ids) const {
+  const auto B = static_cast<int64_t>(ids.size());
+  int64_t S = 0, T = 0;
+  for (auto i : ids) {
+    S = std::max(S, data_.src_offsets[i + 1] - data_.src_offsets[i]);
+    T = std::max(T, data_.tgt_offsets[i + 1] - data_.tgt_offsets[i] + 1);
+  }
+  Batch batch;
+  batch.ids = ids;
+  batch.src = torch::full({B, S}, Vocab::kPad, torch::kInt64);
+  batch.src_len = torch::zeros({B}, torch::kInt64);
+  batch.tgt_in = torch::full({B, T}, Vocab::kPad, torch::kInt64);
+  batch.tgt_out = torch::full({B, T}, Vocab::kPad, torch::kInt64);
+  auto src = batch.src.accessor<int64_t, 2>();
+  auto src_len = batch.src_len.accessor<int64_t, 1>();
+  auto tin = batch.tgt_in.accessor<int64_t, 2>();
+  auto tout = batch.tgt_out.accessor<int64_t, 2>();
+  for (int64_t b = 0; b < B; ++b) {
+    auto i = ids[static_cast<std::size_t>(b)];
+    int64_t s0 = data_.src_offsets[i], s1 = data_.src_offsets[i + 1];
+    for (int64_t k = s0; k < s1; ++k) src[b][k - s0] = data_.src_tokens[k];
+    src_len[b] = s1 - s0;
+    int64_t t0 = data_.tgt_offsets[i], t1 = data_.tgt_offsets[i + 1];
+    tin[b][0] = Vocab::kBos;
+    for (int64_t k = t0; k < t1; ++k) {
+      tin[b][k - t0 + 1] = data_.tgt_tokens[k];
+      tout[b][k - t0] = data_.tgt_tokens[k];
+    }
+    tout[b][t1 - t0] = Vocab::kEos;
+    batch.target_tokens += t1 - t0 + 1;
+  }
+  return batch;
+}
+
+Batch make_source_batch(const std::vector<std::vector<int32_t>>& sentences) {
+  const auto B = static_cast<int64_t>(sentences.size());
+  int64_t S = 1;
+  for (const auto& s : sentences) S = std::max<int64_t>(S, static_cast<int64_t>(s.size()));
+  Batch batch;
+  batch.src = torch::full({B, S}, Vocab::kPad, torch::kInt64);
+  batch.src_len = torch::zeros({B}, torch::kInt64);
+  auto src = batch.src.accessor<int64_t, 2>();
+  auto len = batch.src_len.accessor<int64_t, 1>();
+  for (int64_t b = 0; b < B; ++b) {
+    const auto& s = sentences[static_cast<std::size_t>(b)];
+    for (std::size_t k = 0; k < s.size(); ++k) src[b][static_cast<int64_t>(k)] = s[k];
+    len[b] = std::max<int64_t>(1, static_cast<int64_t>(s.size()));
+    if (s.empty()) src[b][0] = Vocab::kEos;  // an empty input still needs one position
+  }
+  return batch;
+}
+
+}  // namespace synmt

@@ -1,0 +1,48 @@
+#pragma once
+// Batches for sequence-to-sequence training from a binarised ParallelData: sentence-count batches
+// (the RNN papers) of similar source length, reshuffled each epoch with a seeded RNG.
+#include <torch/types.h>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "preprocess/dataset_file.h"
+
+namespace synmt {
+
+struct Batch {
+  torch::Tensor src;      // (B, S) int64, padded with Vocab::kPad
+  torch::Tensor src_len;  // (B) int64
+  torch::Tensor tgt_in;   // (B, T) <s> y1 .. yn
+  torch::Tensor tgt_out;  // (B, T) y1 .. yn </s>
+  std::vector<int64_t> ids;  // sentence indices in the dataset
+  int64_t target_tokens = 0;
+};
+
+struct BatchOptions {
+  int batch_size = 64;       // sentences
+  int max_len = 100;         // longer training pairs are skipped (counted, logged)
+  bool shuffle = true;
+  uint64_t seed = 1;
+};
+
+class BatchIterator {
+ public:
+  BatchIterator(const ParallelData& data, BatchOptions options);
+  // The batches of one epoch (bucketed by length, batch order shuffled when shuffle is on).
+  std::vector<std::vector<int64_t>> epoch_plan(int epoch) const;
+  Batch make_batch(const std::vector<int64_t>& ids) const;
+  std::size_t skipped() const { return skipped_; }
+
+ private:
+  const ParallelData& data_;
+  BatchOptions options_;
+  std::vector<int64_t> usable_;
+  std::size_t skipped_ = 0;
+};
+
+// Source-only batches for decoding, in the original order of `sentences`.
+Batch make_source_batch(const std::vector<std::vector<int32_t>>& sentences);
+
+}  // namespace synmt

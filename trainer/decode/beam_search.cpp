@@ -1,0 +1,123 @@
+#include "trainer/decode/beam_search.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "preprocess/vocab.h"
+
+namespace synmt {
+namespace {
+double length_penalty(std::size_t length, double alpha) {
+  return alpha == 0 ? 1.0 : std::pow((5.0 + static_cast<double>(length)) / 6.0, alpha);
+}
+constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+}  // namespace
+
+std::vector<std::vector<Hypothesis>> beam_search(Seq2SeqModel& model, const Batch& batch, const SearchOptions& o) {
+  torch::NoGradGuard no_grad;
+  const int64_t B = batch.src.size(0), K = o.beam_size;
+  DecodeState state = model.encode(batch.src, batch.src_len);
+  state.reorder(torch::arange(B).repeat_interleave(K));
+  std::vector<double> scores(static_cast<std::size_t>(B * K), kNegInf);
+  for (int64_t b = 0; b < B; ++b) scores[static_cast<std::size_t>(b * K)] = 0.0;  // one live beam at start
+  std::vector<std::vector<int32_t>> history(static_cast<std::size_t>(B * K));
+  std::vector<std::vector<Hypothesis>> finished(static_cast<std::size_t>(B));
+  std::vector<bool> done(static_cast<std::size_t>(B), false);
+  std::vector<int64_t> max_len(static_cast<std::size_t>(B));
+  auto src_len = batch.src_len.accessor<int64_t, 1>();
+  int64_t longest = 1;
+  for (int64_t b = 0; b < B; ++b) {
+    max_len[b] = std::max<int64_t>(1, static_cast<int64_t>(o.max_len_a * src_len[b] + o.max_len_b));
+    longest = std::max(longest, max_len[b]);
+  }
+  torch::Tensor prev = torch::full({B * K}, Vocab::kBos, torch::kInt64);
+  const int64_t candidates = std::min<int64_t>(2 * K, K * 1000000);
+  for (int64_t t = 0; t < longest; ++t) {
+    torch::Tensor logp = model.step(state, prev).to(torch::kFloat64);  // (B*K, V)
+    const int64_t V = logp.size(1);
+    auto base = torch::tensor(scores, torch::kFloat64).unsqueeze(1);
+    auto cand = (base + logp).view({B, K * V});
+    auto [top_scores, top_index] = cand.topk(std::min<int64_t>(candidates, K * V), 1);
+    auto ts = top_scores.accessor<double, 2>();
+    auto ti = top_index.accessor<int64_t, 2>();
+    std::vector<int64_t> origin(static_cast<std::size_t>(B * K), 0);
+    std::vector<int64_t> next_tokens(static_cast<std::size_t>(B * K), Vocab::kPad);
+    std::vector<double> next_scores(static_cast<std::size_t>(B * K), kNegInf);
+    for (int64_t b = 0; b < B; ++b) {
+      for (int64_t k = 0; k < K; ++k) origin[b * K + k] = b * K;  // placeholders for dead slots
+      if (done[b]) continue;
+      int64_t filled = 0;
+      for (int64_t j = 0; j < top_scores.size(1) && filled < K; ++j) {
+        double s = ts[b][j];
+        if (s == kNegInf) break;
+        int64_t beam = ti[b][j] / V, token = ti[b][j] % V;
+        const auto& hist = history[b * K + beam];
+        if (token == Vocab::kEos) {
+          if (j < K) finished[b].push_back({hist, s, s / length_penalty(hist.size() + 1, o.length_penalty)});
+          continue;
+        }
+        int64_t slot = b * K + filled++;
+        origin[slot] = b * K + beam;
+        next_tokens[slot] = token;
+        next_scores[slot] = s;
+      }
+      if (static_cast<int64_t>(finished[b].size()) >= K) done[b] = true;
+    }
+    // follow the chosen beams
+    std::vector<std::vector<int32_t>> next_history(history.size());
+    for (int64_t slot = 0; slot < B * K; ++slot) {
+      if (next_scores[slot] == kNegInf) continue;
+      next_history[slot] = history[origin[slot]];
+      next_history[slot].push_back(static_cast<int32_t>(next_tokens[slot]));
+    }
+    history = std::move(next_history);
+    scores = next_scores;
+    for (int64_t b = 0; b < B; ++b) {
+      if (done[b] || t + 1 < max_len[b]) continue;
+      for (int64_t k = 0; k < K; ++k) {  // length limit reached: the live hypotheses end here
+        std::size_t slot = static_cast<std::size_t>(b * K + k);
+        if (scores[slot] == kNegInf) continue;
+        finished[b].push_back({history[slot], scores[slot], scores[slot] / length_penalty(history[slot].size(), o.length_penalty)});
+        scores[slot] = kNegInf;
+      }
+      done[b] = true;
+    }
+    if (std::all_of(done.begin(), done.end(), [](bool d) { return d; })) break;
+    state.reorder(torch::tensor(origin, torch::kInt64));
+    prev = torch::tensor(next_tokens, torch::kInt64);
+  }
+  for (auto& f : finished) {
+    std::stable_sort(f.begin(), f.end(), [](const Hypothesis& a, const Hypothesis& b) { return a.score > b.score; });
+    if (f.size() > static_cast<std::size_t>(std::max(1, o.nbest))) f.resize(static_cast<std::size_t>(std::max(1, o.nbest)));
+    if (f.empty()) f.push_back({});
+  }
+  return finished;
+}
+
+std::vector<std::vector<int32_t>> greedy_search(Seq2SeqModel& model, const Batch& batch, const SearchOptions& o) {
+  torch::NoGradGuard no_grad;
+  const int64_t B = batch.src.size(0);
+  DecodeState state = model.encode(batch.src, batch.src_len);
+  std::vector<std::vector<int32_t>> out(static_cast<std::size_t>(B));
+  std::vector<bool> done(static_cast<std::size_t>(B), false);
+  auto src_len = batch.src_len.accessor<int64_t, 1>();
+  int64_t longest = 1;
+  for (int64_t b = 0; b < B; ++b) longest = std::max<int64_t>(longest, static_cast<int64_t>(o.max_len_a * src_len[b] + o.max_len_b));
+  torch::Tensor prev = torch::full({B}, Vocab::kBos, torch::kInt64);
+  for (int64_t t = 0; t < longest; ++t) {
+    prev = model.step(state, prev).argmax(1);
+    auto p = prev.accessor<int64_t, 1>();
+    for (int64_t b = 0; b < B; ++b) {
+      int64_t limit = static_cast<int64_t>(o.max_len_a * src_len[b] + o.max_len_b);
+      if (done[b]) continue;
+      if (p[b] == Vocab::kEos) done[b] = true;
+      else out[b].push_back(static_cast<int32_t>(p[b]));
+      if (static_cast<int64_t>(out[b].size()) >= limit) done[b] = true;
+    }
+    if (std::all_of(done.begin(), done.end(), [](bool d) { return d; })) break;
+  }
+  return out;
+}
+
+}  // namespace synmt

@@ -1,0 +1,57 @@
+#pragma once
+// The RNN attention baseline (Luong et al. 2015 as used by Tran & Bisk 2018, PAPERS.md §1):
+// 2-layer BiLSTM encoder s_i = [fwd_i; bwd_i]; stacked LSTM decoder with input feeding;
+// general attention alpha_t = softmax(h_t^T W_a S); u_t = tanh(W_u [h_t; c_t]);
+// p(y_t) = softmax(W_o u_t) with W_o tied to the target embeddings.
+#include <torch/nn/module.h>
+#include <torch/nn/modules/dropout.h>
+#include <torch/nn/modules/embedding.h>
+#include <torch/nn/modules/linear.h>
+#include <torch/nn/modules/rnn.h>
+
+#include <nlohmann/json.hpp>
+
+#include "trainer/models/seq2seq_model.h"
+
+namespace synmt {
+
+struct RnnAttentionOptions {
+  int64_t src_vocab = 0, tgt_vocab = 0;  // filled from the vocabularies, not from configs
+  int64_t embed_dim = 256;
+  int64_t encoder_hidden = 256;  // per direction
+  int64_t encoder_layers = 2;
+  int64_t decoder_hidden = 512;
+  int64_t decoder_layers = 2;
+  double dropout = 0.3;
+  double init_range = 0.1;      // uniform(-r, r) initialisation (0.04 in SA-NMT)
+  bool tie_target_embeddings = true;
+
+  static RnnAttentionOptions from_json(const nlohmann::json& j);
+  nlohmann::json to_json() const;
+};
+
+class RnnAttentionModel : public Seq2SeqModel {
+ public:
+  explicit RnnAttentionModel(RnnAttentionOptions options);
+  torch::Tensor forward(const torch::Tensor& src, const torch::Tensor& src_len, const torch::Tensor& tgt_in) override;
+  DecodeState encode(const torch::Tensor& src, const torch::Tensor& src_len) override;
+  torch::Tensor step(DecodeState& state, const torch::Tensor& prev_tokens) override;
+  nlohmann::json describe() const override;
+
+ private:
+  // One decoder time step: updates h/c/feed in `state`, returns u_t (N, embed_dim).
+  torch::Tensor decoder_step(DecodeState& state, const torch::Tensor& prev_embedded);
+  torch::Tensor output_logits(const torch::Tensor& u);
+
+  RnnAttentionOptions options_;
+  torch::nn::Embedding src_embed{nullptr}, tgt_embed{nullptr};
+  torch::nn::LSTM encoder{nullptr};
+  torch::nn::Linear bridge_h{nullptr}, bridge_c{nullptr};
+  std::vector<torch::nn::LSTMCell> decoder_cells;
+  torch::nn::Linear attn_score{nullptr};   // W_a
+  torch::nn::Linear attn_combine{nullptr};  // W_u
+  torch::nn::Linear output_proj{nullptr};   // only when embeddings are not tied
+  torch::nn::Dropout dropout{nullptr};
+};
+
+}  // namespace synmt

@@ -1,0 +1,63 @@
+// synmt-train: train a model from the registry on binarised HDF5 datasets.
+#include <filesystem>
+
+#include "core/atomic_file.h"
+#include "core/config.h"
+#include "core/log.h"
+#include "core/tool_main.h"
+#include "preprocess/dataset_file.h"
+#include "preprocess/vocab.h"
+#include "trainer/models/registry.h"
+#include "trainer/runtime.h"
+#include "trainer/train/trainer.h"
+
+int main(int argc, char** argv) {
+  std::string config_path, train_path, valid_path, src_vocab_path, tgt_vocab_path, out_dir;
+  std::vector<std::string> overrides;
+  return synmt::run_tool(
+      "synmt-train", argc, argv,
+      [&](CLI::App& app) {
+        app.description("Train an NMT model. Config: {\"model\": {\"arch\"|\"family\", \"options\"}, \"train\": {...}}.");
+        app.add_option("-c,--config", config_path, "JSON config")->required();
+        app.add_option("--set", overrides, "override a config key: a.b=value (repeatable)");
+        app.add_option("--train", train_path, "training dataset (HDF5)")->required();
+        app.add_option("--valid", valid_path, "validation dataset (HDF5)")->required();
+        app.add_option("--src-vocab", src_vocab_path)->required();
+        app.add_option("--tgt-vocab", tgt_vocab_path)->required();
+        app.add_option("-o,--out-dir", out_dir, "checkpoints, metrics.jsonl, summary.json")->required();
+      },
+      [&]() {
+        synmt::Json file = synmt::load_json_file(config_path);
+        synmt::Json model_section = synmt::Json::object(), train_section = synmt::Json::object();
+        synmt::JsonFields top(file, config_path);
+        top.required("model", model_section).optional("train", train_section);
+        top.finish();
+        // Fill every default first, so that --set may name any valid key but no unknown one.
+        synmt::Json config = {{"model", synmt::resolve_model_config(model_section)},
+                              {"train", synmt::TrainOptions::from_json(train_section).to_json()}};
+        for (const auto& o : overrides) synmt::apply_override(config, o);
+        auto train_options = synmt::TrainOptions::from_json(config["train"]);
+        auto src_vocab = synmt::Vocab::load(src_vocab_path);
+        auto tgt_vocab = synmt::Vocab::load(tgt_vocab_path);
+        synmt::Json model = config["model"];
+        model["options"]["src_vocab"] = src_vocab.size();
+        model["options"]["tgt_vocab"] = tgt_vocab.size();
+        auto runtime = synmt::setup_runtime(train_options.threads);
+        auto train = synmt::read_parallel_data(train_path, src_vocab.hash(), tgt_vocab.hash());
+        auto valid = synmt::read_parallel_data(valid_path, src_vocab.hash(), tgt_vocab.hash());
+        auto net = synmt::create_model(model);  // validates every model option
+        synmt::Json resolved = {{"model", model},
+                                {"train", train_options.to_json()},
+                                {"vocab", {{"src_sha256", src_vocab.hash()}, {"tgt_sha256", tgt_vocab.hash()}}}};
+        std::filesystem::create_directories(out_dir);
+        synmt::write_file_atomically(out_dir + "/config.json", resolved.dump(2) + "\n");
+        int64_t params = 0;
+        for (const auto& p : net->parameters()) params += p.numel();
+        synmt::log_info("model " + model["family"].get<std::string>() + ": " + std::to_string(params) + " parameters; " +
+                        std::to_string(train.size()) + " training pairs");
+        auto r = synmt::train_model(*net, resolved, train_options, train, valid, out_dir, runtime.hardware);
+        synmt::log_info("done: best valid ppl " + std::to_string(r.best_valid_ppl) + " (epoch " +
+                        std::to_string(r.best_epoch) + "), " + std::to_string(r.seconds) + " s");
+        return 0;
+      });
+}

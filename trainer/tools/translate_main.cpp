@@ -1,0 +1,93 @@
+// synmt-translate: batched beam search with a trained checkpoint; writes detokenised hypotheses.
+#include <algorithm>
+#include <numeric>
+
+#include "core/atomic_file.h"
+#include "core/line_reader.h"
+#include "core/log.h"
+#include "core/tool_main.h"
+#include "preprocess/tokenizer.h"
+#include "preprocess/vocab.h"
+#include "trainer/decode/beam_search.h"
+#include "trainer/runtime.h"
+#include "trainer/train/checkpoint.h"
+
+namespace {
+std::string remove_bpe(const std::string& s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s.compare(i, 3, "@@ ") == 0) {
+      i += 2;
+      continue;
+    }
+    out.push_back(s[i]);
+  }
+  if (out.size() >= 2 && out.compare(out.size() - 2, 2, "@@") == 0) out.resize(out.size() - 2);
+  return out;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string checkpoint, src_vocab_path, tgt_vocab_path, input = "-", output = "-", output_tok, detok_lang;
+  synmt::SearchOptions search;
+  int batch_size = 32, threads = 0;
+  return synmt::run_tool(
+      "synmt-translate", argc, argv,
+      [&](CLI::App& app) {
+        app.description("Translate BPE-segmented source text with beam search.");
+        app.add_option("-m,--checkpoint", checkpoint)->required();
+        app.add_option("--src-vocab", src_vocab_path)->required();
+        app.add_option("--tgt-vocab", tgt_vocab_path)->required();
+        app.add_option("-i,--input", input, "source text, one sentence per line")->capture_default_str();
+        app.add_option("-o,--output", output, "hypotheses (BPE removed, detokenised with --detok-lang)");
+        app.add_option("--output-tok", output_tok, "also write tokenised (BPE-removed) hypotheses here");
+        app.add_option("--detok-lang", detok_lang, "Moses-detokenise for this language");
+        app.add_option("-k,--beam", search.beam_size)->capture_default_str();
+        app.add_option("--length-penalty", search.length_penalty, "GNMT alpha")->capture_default_str();
+        app.add_option("--max-len-a", search.max_len_a)->capture_default_str();
+        app.add_option("--max-len-b", search.max_len_b)->capture_default_str();
+        app.add_option("--batch-size", batch_size)->capture_default_str();
+        app.add_option("--threads", threads, "0 = all cores");
+      },
+      [&]() {
+        synmt::setup_runtime(threads);
+        auto loaded = synmt::load_checkpoint(checkpoint);
+        auto src_vocab = synmt::Vocab::load(src_vocab_path);
+        auto tgt_vocab = synmt::Vocab::load(tgt_vocab_path);
+        const auto& vh = loaded.config.at("vocab");
+        if (vh.at("src_sha256") != src_vocab.hash() || vh.at("tgt_sha256") != tgt_vocab.hash())
+          throw synmt::InputError(checkpoint, 0, "the given vocabularies are not the ones this model was trained with");
+        std::vector<std::vector<int32_t>> sources;
+        {
+          synmt::LineReader in(input);
+          std::string line;
+          while (in.next(line)) sources.push_back(src_vocab.encode(line));
+        }
+        // translate in order of length (less padding), write in input order
+        std::vector<std::size_t> order(sources.size());
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return sources[a].size() < sources[b].size(); });
+        std::vector<std::string> hyps(sources.size());
+        synmt::Progress progress("translate", sources.size(), 30.0);
+        for (std::size_t s = 0; s < order.size(); s += static_cast<std::size_t>(batch_size)) {
+          std::vector<std::vector<int32_t>> chunk;
+          std::size_t e = std::min(order.size(), s + static_cast<std::size_t>(batch_size));
+          for (std::size_t i = s; i < e; ++i) chunk.push_back(sources[order[i]]);
+          auto results = synmt::beam_search(*loaded.model, synmt::make_source_batch(chunk), search);
+          for (std::size_t i = s; i < e; ++i) hyps[order[i]] = remove_bpe(tgt_vocab.decode(results[i - s].front().tokens));
+          progress.advance(e - s);
+        }
+        progress.finish();
+        if (!output_tok.empty()) {
+          synmt::AtomicFile tok(output_tok);
+          for (const auto& h : hyps) tok.write_line(h);
+          tok.commit();
+        }
+        synmt::AtomicFile out(output);
+        std::unique_ptr<synmt::MosesDetokenizer> detok;
+        if (!detok_lang.empty()) detok = std::make_unique<synmt::MosesDetokenizer>(detok_lang);
+        for (const auto& h : hyps) out.write_line(detok ? detok->detokenize(h) : h);
+        out.commit();
+        return 0;
+      });
+}

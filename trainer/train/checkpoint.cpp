@@ -1,0 +1,44 @@
+#include "trainer/train/checkpoint.h"
+
+#include <torch/serialize.h>
+
+#include "core/atomic_file.h"
+#include "core/error.h"
+#include "trainer/models/registry.h"
+
+namespace synmt {
+
+void save_checkpoint(const std::string& path, Seq2SeqModel& model, const nlohmann::json& config) {
+  torch::serialize::OutputArchive archive;
+  model.save(archive);
+  archive.write("synmt_format", c10::IValue(std::string(kCheckpointFormat)));
+  archive.write("synmt_config", c10::IValue(config.dump()));
+  AtomicPath out(path);
+  archive.save_to(out.temp_path());
+  out.commit();
+}
+
+LoadedModel load_checkpoint(const std::string& path) {
+  torch::serialize::InputArchive archive;
+  try {
+    archive.load_from(path);
+  } catch (const c10::Error& e) {
+    throw InputError(path, 0, "not a readable checkpoint (truncated or not a synmt/LibTorch file)");
+  }
+  c10::IValue format, config_text;
+  if (!archive.try_read("synmt_format", format) || format.toStringRef() != kCheckpointFormat)
+    throw InputError(path, 0, std::string("checkpoint format is not ") + kCheckpointFormat);
+  if (!archive.try_read("synmt_config", config_text)) throw InputError(path, 0, "checkpoint has no config");
+  LoadedModel loaded;
+  loaded.config = nlohmann::json::parse(config_text.toStringRef());
+  loaded.model = create_model(loaded.config.at("model"));
+  try {
+    loaded.model->load(archive);
+  } catch (const c10::Error& e) {
+    throw InputError(path, 0, "parameters do not match the model described in the checkpoint");
+  }
+  loaded.model->eval();
+  return loaded;
+}
+
+}  // namespace synmt

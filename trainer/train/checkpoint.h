@@ -1,0 +1,24 @@
+#pragma once
+// Checkpoints hold the parameters and the fully resolved config (model family and options,
+// vocabulary hashes, training options), so decoding needs nothing but the checkpoint and the
+// vocabularies, and a checkpoint of another format or model is refused with a clear message.
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "trainer/models/seq2seq_model.h"
+
+namespace synmt {
+
+inline constexpr const char* kCheckpointFormat = "synmt-checkpoint-1";
+
+void save_checkpoint(const std::string& path, Seq2SeqModel& model, const nlohmann::json& config);
+
+struct LoadedModel {
+  std::shared_ptr<Seq2SeqModel> model;
+  nlohmann::json config;
+};
+LoadedModel load_checkpoint(const std::string& path);
+
+}  // namespace synmt

@@ -1,0 +1,172 @@
+#include "trainer/train/trainer.h"
+
+#include <torch/nn/utils/clip_grad.h>
+#include <torch/optim/adam.h>
+
+#include <chrono>
+#include <cmath>
+#include <fstream>
+
+#include "core/atomic_file.h"
+#include "core/config.h"
+#include "core/log.h"
+#include "preprocess/vocab.h"
+#include "trainer/data/batches.h"
+#include "trainer/train/checkpoint.h"
+#include "trainer/train/loss.h"
+
+namespace synmt {
+
+TrainOptions TrainOptions::from_json(const nlohmann::json& j) {
+  TrainOptions o;
+  JsonFields f(j, "train");
+  f.optional("batch_size", o.batch_size)
+      .optional("max_epochs", o.max_epochs)
+      .optional("max_minutes", o.max_minutes)
+      .optional("lr", o.lr)
+      .optional("adam_beta1", o.adam_beta1)
+      .optional("adam_beta2", o.adam_beta2)
+      .optional("adam_eps", o.adam_eps)
+      .optional("weight_decay", o.weight_decay)
+      .optional("clip_norm", o.clip_norm)
+      .optional("label_smoothing", o.label_smoothing)
+      .optional("halve_lr_on_plateau", o.halve_lr_on_plateau)
+      .optional("max_halvings", o.max_halvings)
+      .optional("max_len", o.max_len)
+      .optional("log_interval", o.log_interval)
+      .optional("max_steps", o.max_steps)
+      .optional("threads", o.threads)
+      .optional("seed", o.seed);
+  f.finish();
+  return o;
+}
+
+nlohmann::json TrainOptions::to_json() const {
+  return {{"batch_size", batch_size}, {"max_epochs", max_epochs}, {"max_minutes", max_minutes}, {"lr", lr},
+          {"adam_beta1", adam_beta1}, {"adam_beta2", adam_beta2}, {"adam_eps", adam_eps},
+          {"weight_decay", weight_decay}, {"clip_norm", clip_norm}, {"label_smoothing", label_smoothing},
+          {"halve_lr_on_plateau", halve_lr_on_plateau}, {"max_halvings", max_halvings}, {"max_len", max_len},
+          {"log_interval", log_interval}, {"max_steps", max_steps}, {"threads", threads}, {"seed", seed}};
+}
+
+std::pair<double, int64_t> evaluate_nll(Seq2SeqModel& model, const ParallelData& data, int batch_size, int max_len) {
+  torch::NoGradGuard no_grad;
+  model.eval();
+  BatchOptions bo;
+  bo.batch_size = batch_size;
+  bo.max_len = max_len;
+  bo.shuffle = false;
+  BatchIterator it(data, bo);
+  double nll = 0;
+  int64_t tokens = 0;
+  for (const auto& ids : it.epoch_plan(0)) {
+    Batch b = it.make_batch(ids);
+    auto v = label_smoothed_nll(model.forward(b.src, b.src_len, b.tgt_in), b.tgt_out, 0.0, Vocab::kPad);
+    nll += v.nll_sum;
+    tokens += v.tokens;
+  }
+  return {tokens ? nll / tokens : 0.0, tokens};
+}
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+}  // namespace
+
+TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const TrainOptions& o,
+                        const ParallelData& train, const ParallelData& valid, const std::string& out_dir,
+                        const std::string& hardware) {
+  torch::manual_seed(o.seed);
+  BatchOptions bo;
+  bo.batch_size = o.batch_size;
+  bo.max_len = o.max_len;
+  bo.seed = o.seed;
+  BatchIterator batches(train, bo);
+  if (batches.skipped() > 0)
+    log_info("training: skipping " + std::to_string(batches.skipped()) + " pairs longer than " + std::to_string(o.max_len));
+
+  torch::optim::Adam optimizer(model.parameters(), torch::optim::AdamOptions(o.lr)
+                                                       .betas({o.adam_beta1, o.adam_beta2})
+                                                       .eps(o.adam_eps)
+                                                       .weight_decay(o.weight_decay));
+  std::ofstream metrics(out_dir + "/metrics.jsonl", std::ios::app);
+  TrainResult result;
+  double lr = o.lr, best = std::numeric_limits<double>::infinity();
+  int halvings = 0;
+  const auto start = Clock::now();
+  auto window_start = start;
+  double window_loss = 0, window_nll = 0;
+  int64_t window_tokens = 0, total_tokens = 0;
+  bool stop = false;
+  for (int epoch = 1; epoch <= o.max_epochs && !stop; ++epoch) {
+    model.train();
+    auto plan = batches.epoch_plan(epoch);
+    Progress progress("epoch " + std::to_string(epoch), plan.size(), 60.0);
+    for (const auto& ids : plan) {
+      Batch b = batches.make_batch(ids);
+      auto v = label_smoothed_nll(model.forward(b.src, b.src_len, b.tgt_in), b.tgt_out, o.label_smoothing, Vocab::kPad);
+      optimizer.zero_grad();
+      (v.loss / static_cast<double>(v.tokens)).backward();
+      double grad_norm = torch::nn::utils::clip_grad_norm_(model.parameters(), o.clip_norm);
+      optimizer.step();
+      ++result.steps;
+      window_loss += v.loss.item<double>();
+      window_nll += v.nll_sum;
+      window_tokens += v.tokens;
+      total_tokens += v.tokens;
+      progress.advance();
+      if (result.steps % o.log_interval == 0) {
+        double secs = seconds_since(window_start);
+        nlohmann::json m = {{"type", "train"}, {"step", result.steps}, {"epoch", epoch},
+                            {"loss", window_loss / window_tokens}, {"ppl", std::exp(window_nll / window_tokens)},
+                            {"lr", lr}, {"grad_norm", grad_norm}, {"tgt_tokens_per_s", window_tokens / secs},
+                            {"elapsed_s", seconds_since(start)}};
+        metrics << m.dump() << "\n" << std::flush;
+        window_loss = window_nll = 0;
+        window_tokens = 0;
+        window_start = Clock::now();
+      }
+      if ((o.max_minutes > 0 && seconds_since(start) > o.max_minutes * 60) || (o.max_steps > 0 && result.steps >= o.max_steps)) {
+        log_info("training: budget reached (time or steps) in epoch " + std::to_string(epoch));
+        stop = true;
+        break;
+      }
+    }
+    progress.finish();
+    result.epochs = epoch;
+    auto [valid_nll, valid_tokens] = evaluate_nll(model, valid, o.batch_size, 1 << 20);
+    double ppl = std::exp(valid_nll);
+    metrics << nlohmann::json{{"type", "valid"}, {"step", result.steps}, {"epoch", epoch}, {"valid_ppl", ppl},
+                              {"valid_tokens", valid_tokens}, {"lr", lr}, {"elapsed_s", seconds_since(start)}}
+                   .dump()
+            << "\n"
+            << std::flush;
+    log_info("epoch " + std::to_string(epoch) + ": valid ppl " + std::to_string(ppl) + ", lr " + std::to_string(lr) +
+             ", " + std::to_string(static_cast<int>(seconds_since(start))) + " s");
+    if (ppl < best) {
+      best = ppl;
+      result.best_epoch = epoch;
+      save_checkpoint(out_dir + "/best.pt", model, config);
+    } else if (o.halve_lr_on_plateau) {
+      if (++halvings > o.max_halvings) {
+        log_info("training: stopping after " + std::to_string(o.max_halvings) + " learning-rate halvings");
+        stop = true;
+      }
+      lr /= 2;
+      for (auto& group : optimizer.param_groups()) static_cast<torch::optim::AdamOptions&>(group.options()).lr(lr);
+    }
+    model.train();
+  }
+  save_checkpoint(out_dir + "/last.pt", model, config);
+  result.best_valid_ppl = best;
+  result.seconds = seconds_since(start);
+  result.target_tokens_per_second = total_tokens / std::max(1e-9, result.seconds);
+  nlohmann::json summary = {{"best_valid_ppl", best},  {"best_epoch", result.best_epoch},
+                            {"epochs", result.epochs}, {"steps", result.steps},
+                            {"train_seconds", result.seconds}, {"tgt_tokens_per_s", result.target_tokens_per_second},
+                            {"hardware", hardware}};
+  write_file_atomically(out_dir + "/summary.json", summary.dump(2) + "\n");
+  return result;
+}
+
+}  // namespace synmt
