@@ -228,7 +228,8 @@ std::vector<BleuStats> Bleu::corpus_stats(const std::vector<std::string>& hyps,
   return out;
 }
 
-BleuResult Bleu::score(const BleuStats& total_stats) const {
+template <class Real>
+BleuResult Bleu::score_impl(const BleuStats& total_stats) const {
   BleuResult r;
   r.stats = total_stats;
   const auto sys_len = static_cast<double>(total_stats.sys_len), ref_len = static_cast<double>(total_stats.ref_len);
@@ -237,29 +238,29 @@ BleuResult Bleu::score(const BleuStats& total_stats) const {
   bool any = false;
   for (auto c : total_stats.correct) any = any || c != 0;
   if (!any) return r;
-  std::array<double, BleuOptions::kMaxOrder> correct{}, total{};
+  std::array<Real, BleuOptions::kMaxOrder> correct{}, total{};
   for (int n = 0; n < BleuOptions::kMaxOrder; ++n) {
-    correct[n] = static_cast<double>(total_stats.correct[n]);
-    total[n] = static_cast<double>(total_stats.total[n]);
+    correct[n] = static_cast<Real>(total_stats.correct[n]);
+    total[n] = static_cast<Real>(total_stats.total[n]);
   }
   double smooth_mteval = 1.0;
   int eff_order = BleuOptions::kMaxOrder;
   for (int n = 1; n <= BleuOptions::kMaxOrder; ++n) {
     if (options_.smooth == "add-k" && n > 1) {
-      correct[n - 1] += options_.smooth_value;
-      total[n - 1] += options_.smooth_value;
+      correct[n - 1] += static_cast<Real>(options_.smooth_value);
+      total[n - 1] += static_cast<Real>(options_.smooth_value);
     }
     if (total[n - 1] == 0) break;
     if (options_.effective_order) eff_order = n;
     if (correct[n - 1] == 0) {
       if (options_.smooth == "exp") {
         smooth_mteval *= 2;
-        r.precisions[n - 1] = 100.0 / (smooth_mteval * total[n - 1]);
+        r.precisions[n - 1] = static_cast<Real>(Real(100) / (static_cast<Real>(smooth_mteval) * total[n - 1]));
       } else if (options_.smooth == "floor") {
-        r.precisions[n - 1] = 100.0 * options_.smooth_value / total[n - 1];
+        r.precisions[n - 1] = static_cast<Real>(static_cast<Real>(100.0 * options_.smooth_value) / total[n - 1]);
       }
     } else {
-      r.precisions[n - 1] = 100.0 * correct[n - 1] / total[n - 1];
+      r.precisions[n - 1] = static_cast<Real>(Real(100) * correct[n - 1] / total[n - 1]);
     }
   }
   double log_sum = 0;
@@ -267,6 +268,9 @@ BleuResult Bleu::score(const BleuStats& total_stats) const {
   r.score = r.bp * std::exp(log_sum / eff_order);
   return r;
 }
+
+template BleuResult Bleu::score_impl<double>(const BleuStats&) const;
+template BleuResult Bleu::score_impl<float>(const BleuStats&) const;
 
 BleuResult Bleu::corpus_score(const std::vector<std::string>& hyps, const std::vector<std::vector<std::string>>& refs) const {
   BleuStats total;

@@ -39,11 +39,16 @@ class Bleu {
   BleuStats segment_stats(const std::string& hyp, const std::vector<std::string>& refs) const;
   std::vector<BleuStats> corpus_stats(const std::vector<std::string>& hyps,
                                       const std::vector<std::vector<std::string>>& refs) const;
-  BleuResult score(const BleuStats& total) const;
+  BleuResult score(const BleuStats& total) const { return score_impl<double>(total); }
+  // sacreBLEU's bootstrap sums float32 statistics and NumPy keeps the precisions in float32;
+  // this reproduces its per-resample scores bit for bit.
+  BleuResult score_float32(const BleuStats& total) const { return score_impl<float>(total); }
   BleuResult corpus_score(const std::vector<std::string>& hyps, const std::vector<std::vector<std::string>>& refs) const;
   std::string signature(std::size_t num_refs) const;
 
  private:
+  template <class Real>
+  BleuResult score_impl(const BleuStats& total) const;
   std::string preprocess(const std::string& line) const;
   BleuOptions options_;
 };

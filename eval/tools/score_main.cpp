@@ -1,10 +1,18 @@
-// synmt-score: corpus-level translation metrics. `bleu` follows sacreBLEU 2.x.
+// synmt-score: corpus-level translation metrics with sacreBLEU semantics.
+//   bleu      corpus BLEU            chrf      chrF / chrF++
+//   paired-bs paired bootstrap resampling of any number of systems against a baseline
+#include <cmath>
 #include <cstdio>
+#include <optional>
 
+#include "core/atomic_file.h"
 #include "core/config.h"
 #include "core/line_reader.h"
 #include "core/tool_main.h"
 #include "eval/bleu.h"
+#include "eval/chrf.h"
+#include "eval/ribes.h"
+#include "eval/significance.h"
 
 namespace {
 std::vector<std::string> read_segments(const std::string& path) {
@@ -12,67 +20,257 @@ std::vector<std::string> read_segments(const std::string& path) {
   if (lines.empty()) throw synmt::InputError(path, 0, "empty file");
   return lines;
 }
+
+std::vector<std::vector<std::string>> read_references(const std::vector<std::string>& paths, std::size_t n,
+                                                      const std::string& hyp_path) {
+  std::vector<std::vector<std::string>> refs;
+  for (const auto& p : paths) {
+    refs.push_back(read_segments(p));
+    if (refs.back().size() != n)
+      throw synmt::InputError(p, 0, "reference has " + std::to_string(refs.back().size()) + " lines but the hypothesis " +
+                                        hyp_path + " has " + std::to_string(n));
+  }
+  return refs;
+}
+
+// sacreBLEU spells some flags with one dash and several letters, which CLI11 cannot declare.
+std::vector<std::string> normalise_args(int argc, char** argv) {
+  std::vector<std::string> args(argv, argv + argc);
+  for (auto& a : args) {
+    if (a == "-lc") a = "--lowercase";
+    if (a == "-nc") a = "--char-order";
+    if (a == "-nw") a = "--word-order";
+  }
+  return args;
+}
+
+synmt::eval::SegmentStats to_rows(const std::vector<synmt::eval::BleuStats>& stats) {
+  synmt::eval::SegmentStats rows;
+  for (const auto& s : stats) {
+    std::vector<double> r = {double(s.sys_len), double(s.ref_len)};
+    for (auto c : s.correct) r.push_back(double(c));
+    for (auto t : s.total) r.push_back(double(t));
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+synmt::eval::BleuStats from_row(const std::vector<double>& r) {
+  synmt::eval::BleuStats s;
+  s.sys_len = static_cast<int64_t>(r[0]);
+  s.ref_len = static_cast<int64_t>(r[1]);
+  for (int n = 0; n < 4; ++n) {
+    s.correct[n] = static_cast<int64_t>(r[2 + n]);
+    s.total[n] = static_cast<int64_t>(r[6 + n]);
+  }
+  return s;
+}
 }  // namespace
 
 int main(int argc_in, char** argv_in) {
-  // sacreBLEU spells lower-casing "-lc", which CLI11 cannot declare as a short option
-  std::vector<std::string> args(argv_in, argv_in + argc_in);
-  for (auto& a : args)
-    if (a == "-lc") a = "--lowercase";
+  std::vector<std::string> args = normalise_args(argc_in, argv_in);
   std::vector<char*> argv_fixed;
   for (auto& a : args) argv_fixed.push_back(a.data());
-  int argc = static_cast<int>(argv_fixed.size());
-  char** argv = argv_fixed.data();
-  synmt::eval::BleuOptions options;
-  std::vector<std::string> ref_paths;
-  std::string hyp_path = "-", format = "text";
-  int width = 1;
-  CLI::App* bleu = nullptr;
+  synmt::eval::BleuOptions bleu_options;
+  synmt::eval::ChrfOptions chrf_options;
+  synmt::eval::RibesOptions ribes_options;
+  bool sentence_level = false;
+  std::vector<std::string> ref_paths, systems;
+  std::string hyp_path = "-", format = "text", baseline, metric = "bleu", indices_path, dump_path;
+  int width = 1, samples = 1000, threads = 2;
+  uint64_t seed = 12345;
+  CLI::App *bleu = nullptr, *chrf = nullptr, *paired = nullptr, *ribes = nullptr;
+  auto add_bleu_flags = [&](CLI::App* c) {
+    c->add_option("-t,--tokenize", bleu_options.tokenize, "13a | none")->capture_default_str();
+    c->add_option("-s,--smooth-method", bleu_options.smooth, "exp | floor | add-k | none")->capture_default_str();
+    c->add_option("--smooth-value", bleu_options.smooth_value, "for floor / add-k");
+    c->add_flag("--effective-order", bleu_options.effective_order);
+  };
+  auto add_chrf_flags = [&](CLI::App* c) {
+    c->add_option("--char-order", chrf_options.char_order, "also -nc")->capture_default_str();
+    c->add_option("--word-order", chrf_options.word_order, "also -nw; 2 = chrF++")->capture_default_str();
+    c->add_option("--beta", chrf_options.beta)->capture_default_str();
+    c->add_flag("--whitespace", chrf_options.whitespace);
+    c->add_flag("--eps-smoothing", chrf_options.eps_smoothing);
+  };
+  auto add_ribes_flags = [&](CLI::App* c) {
+    c->add_option("--alpha", ribes_options.alpha, "precision exponent")->capture_default_str();
+    c->add_option("--beta", ribes_options.beta, "brevity penalty exponent")->capture_default_str();
+    c->add_flag("--case-sensitive", ribes_options.case_sensitive, "RIBES.py -c: do not lower-case");
+    c->add_flag("--allow-empty-reference", ribes_options.allow_empty_reference, "RIBES.py -z");
+  };
   return synmt::run_tool(
-      "synmt-score", argc, argv,
+      "synmt-score", static_cast<int>(argv_fixed.size()), argv_fixed.data(),
       [&](CLI::App& app) {
         app.description("Translation metrics with sacreBLEU semantics.");
         app.require_subcommand(1);
-        bleu = app.add_subcommand("bleu", "corpus BLEU");
-        bleu->add_option("-r,--ref", ref_paths, "reference file (repeat for several references)")->required();
+        for (auto* c : {bleu = app.add_subcommand("bleu", "corpus BLEU"), chrf = app.add_subcommand("chrf", "chrF / chrF++"),
+                        ribes = app.add_subcommand("ribes", "RIBES 1.03.1 (score in [0,1])"),
+                        paired = app.add_subcommand("paired-bs", "paired bootstrap resampling against a baseline")}) {
+          c->add_option("-r,--ref", ref_paths, "reference file (repeat for several references)")->required();
+          c->add_flag("--lowercase", c == chrf ? chrf_options.lowercase : bleu_options.lowercase, "also -lc");
+          c->add_option("-f,--format", format, "text | json")->capture_default_str();
+        }
         bleu->add_option("hyp", hyp_path, "hypothesis file ('-' = stdin)")->capture_default_str();
-        bleu->add_option("-t,--tokenize", options.tokenize, "13a | none")->capture_default_str();
-        bleu->add_option("-s,--smooth-method", options.smooth, "exp | floor | add-k | none")->capture_default_str();
-        bleu->add_option("--smooth-value", options.smooth_value, "for floor / add-k");
-        bleu->add_flag("--lowercase", options.lowercase, "also spelled -lc, as in sacreBLEU");
-        bleu->add_flag("--effective-order", options.effective_order);
-        bleu->add_option("-f,--format", format, "text | json")->capture_default_str();
         bleu->add_option("-w,--width", width, "decimals in text output")->capture_default_str();
+        add_bleu_flags(bleu);
+        chrf->add_option("hyp", hyp_path, "hypothesis file ('-' = stdin)")->capture_default_str();
+        add_chrf_flags(chrf);
+        ribes->add_option("hyp", hyp_path, "hypothesis file ('-' = stdin)")->capture_default_str();
+        ribes->add_flag("--sentence", sentence_level, "print per-sentence scores too");
+        add_ribes_flags(ribes);
+        paired->add_option("--baseline", baseline, "baseline system output")->required();
+        paired->add_option("systems", systems, "system outputs compared with the baseline")->required();
+        paired->add_option("-m,--metric", metric, "bleu | chrf | ribes")->capture_default_str();
+        paired->add_option("--samples", samples, "number of resamples")->capture_default_str();
+        paired->add_option("--seed", seed, "RNG seed for the resamples")->capture_default_str();
+        paired->add_option("--indices", indices_path, "replay resamples: one line of segment indices per resample");
+        paired->add_option("--threads", threads)->capture_default_str();
+        paired->add_option("--resample-scores", dump_path, "write every resample's score: one line per system");
+        add_bleu_flags(paired);
+        add_chrf_flags(paired);
+        paired->add_option("--ribes-alpha", ribes_options.alpha)->capture_default_str();
+        paired->add_option("--ribes-beta", ribes_options.beta)->capture_default_str();
       },
       [&]() {
-        std::vector<std::string> hyps = read_segments(hyp_path);
-        std::vector<std::vector<std::string>> refs;
-        for (const auto& p : ref_paths) {
-          refs.push_back(read_segments(p));
-          if (refs.back().size() != hyps.size())
-            throw synmt::InputError(p, 0, "reference has " + std::to_string(refs.back().size()) +
-                                              " lines but the hypothesis " + hyp_path + " has " + std::to_string(hyps.size()));
+        if (paired->parsed()) chrf_options.lowercase = bleu_options.lowercase;
+        if (ribes->parsed()) {
+          auto hyps = read_segments(hyp_path);
+          auto refs = read_references(ref_paths, hyps.size(), hyp_path);
+          synmt::eval::Ribes m(ribes_options);
+          std::vector<std::optional<double>> sentences;
+          try {
+            sentences = m.sentence_scores(hyps, refs);
+          } catch (const std::invalid_argument& e) {
+            throw synmt::InputError(ref_paths.front(), 0, e.what());
+          }
+          double acc = 0;
+          std::size_t valid = 0;
+          for (const auto& v : sentences)
+            if (v) acc += *v, ++valid;
+          if (valid == 0) throw synmt::InputError(ref_paths.front(), 0, "no sentence has a non-empty reference");
+          double score = acc / static_cast<double>(valid);
+          if (format == "json") {
+            synmt::Json j = {{"name", "RIBES"}, {"score", score}, {"signature", m.signature(refs.size())}};
+            if (sentence_level) {
+              synmt::Json arr = synmt::Json::array();
+              for (const auto& v : sentences) arr.push_back(v ? synmt::Json(*v) : synmt::Json(nullptr));
+              j["sentences"] = arr;
+            }
+            std::printf("%s\n", j.dump(1).c_str());
+          } else {
+            if (sentence_level)
+              for (std::size_t i = 0; i < sentences.size(); ++i)
+                std::printf("%.6f alpha=%f beta=%f %s sentence %zu\n", sentences[i] ? *sentences[i] : -INFINITY,
+                            ribes_options.alpha, ribes_options.beta, hyp_path.c_str(), i);
+            std::printf("%.6f alpha=%f beta=%f %s\n", score, ribes_options.alpha, ribes_options.beta, hyp_path.c_str());
+          }
+          return 0;
         }
-        synmt::eval::Bleu metric(options);
-        auto r = metric.corpus_score(hyps, refs);
-        std::string sig = metric.signature(refs.size());
-        if (format == "json") {
+        if (bleu->parsed() || chrf->parsed()) {
+          auto hyps = read_segments(hyp_path);
+          auto refs = read_references(ref_paths, hyps.size(), hyp_path);
           synmt::Json j;
-          j["name"] = "BLEU";
-          j["score"] = r.score;
-          j["signature"] = sig;
-          j["counts"] = r.stats.correct;
-          j["totals"] = r.stats.total;
-          j["precisions"] = r.precisions;
-          j["bp"] = r.bp;
-          j["sys_len"] = r.stats.sys_len;
-          j["ref_len"] = r.stats.ref_len;
+          if (bleu->parsed()) {
+            synmt::eval::Bleu m(bleu_options);
+            auto r = m.corpus_score(hyps, refs);
+            std::string sig = m.signature(refs.size());
+            if (format != "json") {
+              std::printf("BLEU|%s = %.*f %.1f/%.1f/%.1f/%.1f (BP = %.3f ratio = %.3f hyp_len = %lld ref_len = %lld)\n",
+                          sig.c_str(), width, r.score, r.precisions[0], r.precisions[1], r.precisions[2], r.precisions[3],
+                          r.bp, r.stats.ref_len ? double(r.stats.sys_len) / r.stats.ref_len : 0.0,
+                          static_cast<long long>(r.stats.sys_len), static_cast<long long>(r.stats.ref_len));
+              return 0;
+            }
+            j = {{"name", "BLEU"}, {"score", r.score}, {"signature", sig}, {"counts", r.stats.correct},
+                 {"totals", r.stats.total}, {"precisions", r.precisions}, {"bp", r.bp},
+                 {"sys_len", r.stats.sys_len}, {"ref_len", r.stats.ref_len}};
+          } else {
+            synmt::eval::Chrf m(chrf_options);
+            double score = m.corpus_score(hyps, refs);
+            std::string name = chrf_options.word_order > 0 ? "chrF" + std::string(chrf_options.word_order, '+') : "chrF";
+            if (format != "json") {
+              std::printf("%s|%s = %.4f\n", name.c_str(), m.signature(refs.size()).c_str(), score);
+              return 0;
+            }
+            j = {{"name", name}, {"score", score}, {"signature", m.signature(refs.size())}};
+          }
           std::printf("%s\n", j.dump(1).c_str());
+          return 0;
+        }
+        // paired bootstrap
+        std::vector<std::string> names = {baseline};
+        names.insert(names.end(), systems.begin(), systems.end());
+        std::vector<std::vector<std::string>> outputs;
+        for (const auto& n : names) outputs.push_back(read_segments(n));
+        auto refs = read_references(ref_paths, outputs[0].size(), names[0]);
+        for (std::size_t i = 1; i < outputs.size(); ++i)
+          if (outputs[i].size() != outputs[0].size())
+            throw synmt::InputError(names[i], 0, "has " + std::to_string(outputs[i].size()) + " lines, the baseline " +
+                                                     std::to_string(outputs[0].size()));
+        const std::size_t n = outputs[0].size();
+        auto indices = indices_path.empty() ? synmt::eval::bootstrap_indices(n, samples, seed)
+                                            : synmt::eval::read_indices(indices_path, n);
+        std::vector<synmt::eval::SegmentStats> stats;
+        synmt::eval::ScoreFn exact, resampled;
+        std::string signature;
+        synmt::eval::Bleu bleu_metric(bleu_options);
+        synmt::eval::Chrf chrf_metric(chrf_options);
+        if (metric == "bleu") {
+          for (const auto& o : outputs) stats.push_back(to_rows(bleu_metric.corpus_stats(o, refs)));
+          exact = [&](const std::vector<double>& s) { return bleu_metric.score(from_row(s)).score; };
+          resampled = [&](const std::vector<double>& s) { return bleu_metric.score_float32(from_row(s)).score; };
+          signature = bleu_metric.signature(refs.size());
+        } else if (metric == "chrf") {
+          for (const auto& o : outputs) stats.push_back(chrf_metric.corpus_stats(o, refs));
+          exact = [&](const std::vector<double>& s) { return chrf_metric.score<double>(s); };
+          resampled = [&](const std::vector<double>& s) { return chrf_metric.score<float>(s); };
+          signature = chrf_metric.signature(refs.size());
+        } else if (metric == "ribes") {
+          // rows [sentence score, 1] (0, 0 where every reference is empty): resample = mean of the selected
+          synmt::eval::Ribes ribes_metric(ribes_options);
+          for (const auto& o : outputs) {
+            synmt::eval::SegmentStats rows;
+            for (const auto& v : ribes_metric.sentence_scores(o, refs)) rows.push_back({v ? *v : 0.0, v ? 1.0 : 0.0});
+            stats.push_back(std::move(rows));
+          }
+          exact = [](const std::vector<double>& s) { return s[1] > 0 ? s[0] / s[1] : 0.0; };
+          resampled = exact;
+          signature = ribes_metric.signature(refs.size());
         } else {
-          std::printf("BLEU|%s = %.*f %.1f/%.1f/%.1f/%.1f (BP = %.3f ratio = %.3f hyp_len = %lld ref_len = %lld)\n",
-                      sig.c_str(), width, r.score, r.precisions[0], r.precisions[1], r.precisions[2], r.precisions[3],
-                      r.bp, r.stats.ref_len ? double(r.stats.sys_len) / r.stats.ref_len : 0.0,
-                      static_cast<long long>(r.stats.sys_len), static_cast<long long>(r.stats.ref_len));
+          throw synmt::ConfigError("--metric: expected bleu, chrf or ribes, got '" + metric + "'");
+        }
+        auto results = synmt::eval::paired_bootstrap(stats, exact, resampled, indices, threads, metric == "chrf");
+        if (!dump_path.empty()) {
+          synmt::AtomicFile dump(dump_path);
+          for (const auto& r : results) {
+            std::string line;
+            char buf[40];
+            for (double v : r.samples) {
+              std::snprintf(buf, sizeof buf, "%.17g ", v);
+              line += buf;
+            }
+            if (!line.empty()) line.pop_back();
+            dump.write_line(line);
+          }
+          dump.commit();
+        }
+        signature += "|bs:" + std::to_string(indices.size()) + (indices_path.empty() ? "|seed:" + std::to_string(seed) : "|indices:file");
+        if (format == "json") {
+          synmt::Json out = synmt::Json::array();
+          for (std::size_t i = 0; i < names.size(); ++i) {
+            synmt::Json row = {{"system", names[i]}, {"baseline", i == 0}, {"score", results[i].score},
+                               {"mean", results[i].mean}, {"ci", results[i].ci}, {"signature", signature}};
+            row["p_value"] = i == 0 ? synmt::Json(nullptr) : synmt::Json(results[i].p_value);
+            out.push_back(row);
+          }
+          std::printf("%s\n", out.dump(1).c_str());
+        } else {
+          std::printf("%-40s %8s %20s %8s\n", "system", metric.c_str(), "mean +- 95% CI", "p-value");
+          for (std::size_t i = 0; i < names.size(); ++i)
+            std::printf("%-40s %8.4f %11.4f +- %6.4f %8s\n", names[i].c_str(), results[i].score, results[i].mean,
+                        results[i].ci, i == 0 ? "-" : std::to_string(results[i].p_value).c_str());
+          std::printf("%s\n", signature.c_str());
         }
         return 0;
       });

@@ -1,0 +1,128 @@
+#include "eval/attachment.h"
+
+#include <map>
+#include <tuple>
+#include <stdexcept>
+
+#include "core/utf8.h"
+
+namespace synmt::eval {
+namespace {
+std::string universal(const std::string& deprel) { return deprel.substr(0, deprel.find(':')); }
+
+std::size_t chars_without_space(const std::string& s) {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < s.size();)
+    if (!utf8::is_python_space(utf8::next(s, i))) ++n;
+  return n;
+}
+
+// Character span of every word: words of a multiword token get the token's span and their index
+// inside it, so that they align when both files split the token the same way.
+struct Span {
+  std::size_t begin, end;
+  int sub;
+  bool operator<(const Span& o) const { return std::tie(begin, end, sub) < std::tie(o.begin, o.end, o.sub); }
+};
+
+std::vector<std::vector<Span>> spans(const std::vector<ConlluSentence>& doc) {
+  std::vector<std::vector<Span>> out;
+  std::size_t offset = 0;
+  for (const auto& s : doc) {
+    std::vector<std::size_t> token_begin(s.token_forms.size()), token_end(s.token_forms.size());
+    for (std::size_t t = 0; t < s.token_forms.size(); ++t) {
+      token_begin[t] = offset;
+      offset += chars_without_space(s.token_forms[t]);
+      token_end[t] = offset;
+    }
+    std::vector<Span> sp;
+    int sub = 0, last_token = -1;
+    for (const auto& w : s.words) {
+      sub = w.token == last_token ? sub + 1 : 0;
+      last_token = w.token;
+      sp.push_back({token_begin[w.token], token_end[w.token], sub});
+    }
+    out.push_back(std::move(sp));
+  }
+  return out;
+}
+}  // namespace
+
+AttachmentScores attachment_scores(const std::vector<ConlluSentence>& gold, const std::vector<ConlluSentence>& system,
+                                   bool include_punct) {
+  AttachmentScores r;
+  bool same = gold.size() == system.size();
+  for (std::size_t i = 0; same && i < gold.size(); ++i) {
+    same = gold[i].words.size() == system[i].words.size();
+    for (std::size_t k = 0; same && k < gold[i].words.size(); ++k) same = gold[i].words[k].form == system[i].words[k].form;
+  }
+  r.same_tokenisation = same;
+  long da_total = 0, da_correct = 0, ua_correct = 0, uas_correct = 0, las_correct = 0;
+  for (const auto& s : gold) r.gold_words += static_cast<long>(s.words.size());
+  for (const auto& s : system) r.system_words += static_cast<long>(s.words.size());
+  if (same) {
+    for (std::size_t i = 0; i < gold.size(); ++i) {
+      const auto& g = gold[i].words;
+      const auto& p = system[i].words;
+      for (std::size_t k = 0; k < g.size(); ++k) {
+        bool head_ok = g[k].head == p[k].head;
+        uas_correct += head_ok;
+        las_correct += head_ok && universal(g[k].deprel) == universal(p[k].deprel);
+        if (!include_punct && g[k].upos == "PUNCT") continue;
+        ++da_total;
+        da_correct += head_ok;
+        // undirected: the predicted arc (head, k) is a gold arc in either direction
+        int h = p[k].head, d = static_cast<int>(k) + 1;
+        bool reversed = h > 0 && g[h - 1].head == d;
+        ua_correct += head_ok || reversed;
+      }
+    }
+    r.aligned_words = r.gold_words;
+    r.uas = 100.0 * uas_correct / r.gold_words;
+    r.las = 100.0 * las_correct / r.gold_words;
+    r.da = da_total ? 100.0 * da_correct / da_total : 0.0;
+    r.ua = da_total ? 100.0 * ua_correct / da_total : 0.0;
+    return r;
+  }
+  // Different tokenisations: align by character spans over the whole document.
+  auto gs = spans(gold), ss = spans(system);
+  std::map<Span, std::pair<std::size_t, std::size_t>> gold_at;
+  for (std::size_t i = 0; i < gold.size(); ++i)
+    for (std::size_t k = 0; k < gs[i].size(); ++k) gold_at[gs[i][k]] = {i, k};
+  auto aligned_gold = [&](std::size_t i, int word) -> const std::pair<std::size_t, std::size_t>* {
+    auto it = gold_at.find(ss[i][static_cast<std::size_t>(word)]);
+    return it == gold_at.end() ? nullptr : &it->second;
+  };
+  for (std::size_t i = 0; i < system.size(); ++i) {
+    for (std::size_t k = 0; k < system[i].words.size(); ++k) {
+      const auto* ga = aligned_gold(i, static_cast<int>(k));
+      if (ga == nullptr) continue;
+      ++r.aligned_words;
+      const auto& gw = gold[ga->first].words[ga->second];
+      const auto& sw = system[i].words[k];
+      bool head_ok;
+      if (sw.head == 0 || gw.head == 0) {
+        head_ok = sw.head == 0 && gw.head == 0;
+      } else {
+        const auto* gh = aligned_gold(i, sw.head - 1);
+        head_ok = gh != nullptr && gh->first == ga->first && static_cast<int>(gh->second) + 1 == gw.head;
+      }
+      uas_correct += head_ok;
+      las_correct += head_ok && universal(gw.deprel) == universal(sw.deprel);
+      if (!include_punct && gw.upos == "PUNCT") continue;
+      ++da_total;
+      da_correct += head_ok;
+    }
+  }
+  auto f1 = [&](long correct) {
+    double p = r.system_words ? static_cast<double>(correct) / r.system_words : 0, rc = r.gold_words ? static_cast<double>(correct) / r.gold_words : 0;
+    return p + rc > 0 ? 100.0 * 2 * p * rc / (p + rc) : 0.0;
+  };
+  r.uas = f1(uas_correct);
+  r.las = f1(las_correct);
+  r.da = da_total ? 100.0 * da_correct / da_total : 0.0;
+  r.ua = r.da;  // undirected matching needs a shared tokenisation; reported equal to DA otherwise
+  return r;
+}
+
+}  // namespace synmt::eval

@@ -1,0 +1,24 @@
+#pragma once
+// Attachment scores of predicted trees against gold CoNLL-U.
+//  - UAS/LAS as conll18_ud_eval.py computes them: punctuation included, LAS on the universal part
+//    of DEPREL (before ':'); when the tokenisations differ, words are aligned by their character
+//    spans in the whitespace-free text and UAS/LAS are F1 over aligned words.
+//  - DA/UA (Tran & Bisk): directed / undirected attachment, punctuation (gold UPOS PUNCT) excluded
+//    unless include_punct; undirected counts a predicted arc that matches a gold arc either way.
+#include <string>
+#include <vector>
+
+#include "eval/conllu.h"
+
+namespace synmt::eval {
+
+struct AttachmentScores {
+  double uas = 0, las = 0, da = 0, ua = 0;  // percentages
+  long gold_words = 0, system_words = 0, aligned_words = 0;
+  bool same_tokenisation = true;
+};
+
+AttachmentScores attachment_scores(const std::vector<ConlluSentence>& gold, const std::vector<ConlluSentence>& system,
+                                   bool include_punct_in_da = false);
+
+}  // namespace synmt::eval

@@ -1,0 +1,26 @@
+#pragma once
+// CoNLL-U reading for scoring: syntactic words (multiword-token ranges remembered, empty nodes
+// skipped). Malformed lines are errors naming the file and line. The full round-trip reader/writer
+// of the parsing stage (issue #5) builds on this.
+#include <string>
+#include <vector>
+
+namespace synmt::eval {
+
+struct ConlluWord {
+  int id = 0;
+  std::string form, lemma, upos, xpos, feats, deprel;
+  int head = 0;
+  int token = 0;        // index of the surface token (multiword tokens share one) within the sentence
+  std::size_t line = 0;  // line in the file, for messages
+};
+
+struct ConlluSentence {
+  std::vector<ConlluWord> words;  // words[k].id == k + 1
+  std::vector<std::string> token_forms;  // surface tokens (the MWT form for multiword tokens)
+  std::size_t first_line = 0;
+};
+
+std::vector<ConlluSentence> read_conllu(const std::string& path);
+
+}  // namespace synmt::eval

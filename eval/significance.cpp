@@ -1,0 +1,160 @@
+#include "eval/significance.h"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "core/error.h"
+#include "core/line_reader.h"
+
+namespace synmt::eval {
+
+std::vector<std::vector<int32_t>> bootstrap_indices(std::size_t n, int n_samples, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<int32_t> pick(0, static_cast<int32_t>(n) - 1);
+  std::vector<std::vector<int32_t>> out(static_cast<std::size_t>(n_samples), std::vector<int32_t>(n));
+  for (auto& sample : out)
+    for (auto& i : sample) i = pick(rng);
+  return out;
+}
+
+std::vector<std::vector<int32_t>> read_indices(const std::string& path, std::size_t n_segments) {
+  LineReader in(path);
+  std::vector<std::vector<int32_t>> out;
+  std::string line;
+  while (in.next(line)) {
+    std::vector<int32_t> sample;
+    std::istringstream ss(line);
+    long long v;
+    while (ss >> v) {
+      if (v < 0 || static_cast<std::size_t>(v) >= n_segments)
+        in.fail("segment index " + std::to_string(v) + " out of range [0, " + std::to_string(n_segments) + ")");
+      sample.push_back(static_cast<int32_t>(v));
+    }
+    if (!ss.eof()) in.fail("not a list of integers");
+    if (sample.size() != n_segments)
+      in.fail("resample has " + std::to_string(sample.size()) + " indices, expected " + std::to_string(n_segments));
+    out.push_back(std::move(sample));
+  }
+  if (out.empty()) throw InputError(path, 0, "no resamples");
+  return out;
+}
+
+std::vector<double> resample_scores(const SegmentStats& stats, const std::vector<std::vector<int32_t>>& indices,
+                                    const ScoreFn& score) {
+  const std::size_t dims = stats.empty() ? 0 : stats[0].size();
+  std::vector<double> out;
+  out.reserve(indices.size());
+  std::vector<double> summed(dims);
+  for (const auto& sample : indices) {
+    // Integer counts (BLEU, chrF) sum exactly in double as in sacreBLEU's float32 (below 2^24);
+    // RIBES' real-valued sentence scores need the double.
+    std::fill(summed.begin(), summed.end(), 0.0);
+    for (int32_t i : sample) {
+      const auto& row = stats[static_cast<std::size_t>(i)];
+      for (std::size_t k = 0; k < dims; ++k) summed[k] += row[k];
+    }
+    out.push_back(score(summed));
+  }
+  return out;
+}
+
+namespace {
+template <class Real>
+Real pairwise_sum(const Real* a, std::size_t n) {
+  if (n < 8) {
+    Real res = 0;
+    for (std::size_t i = 0; i < n; ++i) res += a[i];
+    return res;
+  }
+  if (n <= 128) {
+    Real r[8];
+    for (int j = 0; j < 8; ++j) r[j] = a[j];
+    std::size_t i = 8;
+    for (; i < n - (n % 8); i += 8)
+      for (int j = 0; j < 8; ++j) r[j] += a[i + j];
+    Real res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (; i < n; ++i) res += a[i];
+    return res;
+  }
+  std::size_t n2 = n / 2;
+  n2 -= n2 % 8;
+  return pairwise_sum(a, n2) + pairwise_sum(a + n2, n - n2);
+}
+}  // namespace
+
+template <class Real>
+double numpy_mean(const std::vector<double>& values) {
+  std::vector<Real> x(values.begin(), values.end());
+  Real sum = pairwise_sum(x.data(), x.size());
+  return static_cast<double>(static_cast<Real>(static_cast<double>(sum) / static_cast<double>(x.size())));
+}
+template double numpy_mean<float>(const std::vector<double>&);
+template double numpy_mean<double>(const std::vector<double>&);
+
+std::pair<double, double> mean_and_ci(std::vector<double> scores, bool float32_scores) {
+  std::sort(scores.begin(), scores.end());
+  const std::size_t n = scores.size();
+  double mean = float32_scores ? numpy_mean<float>(scores) : numpy_mean<double>(scores);
+  std::size_t lower = n / 40, upper = n - lower - 1;
+  if (float32_scores)
+    return {mean, static_cast<double>(0.5f * (static_cast<float>(scores[upper]) - static_cast<float>(scores[lower])))};
+  return {mean, 0.5 * (scores[upper] - scores[lower])};
+}
+
+std::vector<BootstrapSummary> paired_bootstrap(const std::vector<SegmentStats>& systems, const ScoreFn& exact_score,
+                                               const ScoreFn& resample_score,
+                                               const std::vector<std::vector<int32_t>>& indices, int threads,
+                                               bool float32_scores) {
+  auto total = [](const SegmentStats& s) {
+    std::vector<double> sum(s.empty() ? 0 : s[0].size(), 0.0);
+    for (const auto& row : s)
+      for (std::size_t k = 0; k < sum.size(); ++k) sum[k] += row[k];
+    return sum;
+  };
+  std::vector<BootstrapSummary> out(systems.size());
+  std::vector<std::vector<double>> samples(systems.size());
+  auto work = [&](std::size_t i) {
+    samples[i] = resample_scores(systems[i], indices, resample_score);
+    out[i].score = exact_score(total(systems[i]));
+    std::tie(out[i].mean, out[i].ci) = mean_and_ci(samples[i], float32_scores);
+  };
+  std::vector<std::thread> pool;
+  const std::size_t nthreads = static_cast<std::size_t>(std::max(1, threads));
+  for (std::size_t t = 0; t < nthreads; ++t)
+    pool.emplace_back([&, t]() {
+      for (std::size_t i = t; i < systems.size(); i += nthreads) work(i);
+    });
+  for (auto& th : pool) th.join();
+  for (std::size_t i = 0; i < systems.size(); ++i) out[i].samples = samples[i];
+  const auto& base = samples[0];
+  for (std::size_t i = 1; i < systems.size(); ++i) {
+    const double observed = std::abs(out[0].score - out[i].score);
+    std::vector<double> diffs(base.size());
+    for (std::size_t k = 0; k < base.size(); ++k) {
+      diffs[k] = float32_scores ? static_cast<double>(std::abs(static_cast<float>(samples[i][k]) - static_cast<float>(base[k])))
+                                : std::abs(samples[i][k] - base[k]);
+    }
+    std::size_t c = 0;
+    if (float32_scores) {  // NumPy compares float32 arrays with a Python float at float32 precision
+      const float mean_diff = static_cast<float>(numpy_mean<float>(diffs));
+      const float threshold = static_cast<float>(observed);
+      for (double d : diffs) c += (static_cast<float>(d) - mean_diff) > threshold ? 1 : 0;
+    } else {
+      const double mean_diff = numpy_mean<double>(diffs);
+      for (double d : diffs) c += (d - mean_diff) > observed ? 1 : 0;
+    }
+    out[i].p_value = static_cast<double>(c + 1) / static_cast<double>(diffs.size() + 1);
+  }
+  return out;
+}
+
+double koehn_p_value(const std::vector<double>& baseline_scores, const std::vector<double>& system_scores) {
+  std::size_t not_better = 0;
+  for (std::size_t k = 0; k < baseline_scores.size(); ++k) not_better += system_scores[k] <= baseline_scores[k] ? 1 : 0;
+  return static_cast<double>(not_better) / static_cast<double>(baseline_scores.size());
+}
+
+}  // namespace synmt::eval

@@ -1,0 +1,51 @@
+#pragma once
+// Paired significance tests over per-segment sufficient statistics, computed once and re-summed
+// per resample. Paired bootstrap follows sacreBLEU 2's --paired-bs exactly: the same resample
+// indices for every system, the test statistic |score(sys) - score(base)|, sample differences
+// centred on their mean, p = (c + 1) / (n + 1) with c = #{centred sample diff > observed diff},
+// and the 95% CI as half the spread between the n/40-th smallest and largest resample scores.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace synmt::eval {
+
+// One row per segment, a fixed number of statistics per row.
+using SegmentStats = std::vector<std::vector<double>>;
+using ScoreFn = std::function<double(const std::vector<double>& summed)>;
+
+struct BootstrapSummary {
+  double score = 0;   // on the real test set
+  double mean = 0;    // bootstrap mean
+  double ci = 0;      // 95% half-width
+  double p_value = -1;  // -1 for the baseline
+  std::vector<double> samples;  // the score of every resample
+};
+
+// n_samples resamples of n segments with replacement (std::mt19937_64, seeded).
+std::vector<std::vector<int32_t>> bootstrap_indices(std::size_t n_segments, int n_samples, uint64_t seed);
+// One resample per line, segment indices separated by spaces; errors name the file and line.
+std::vector<std::vector<int32_t>> read_indices(const std::string& path, std::size_t n_segments);
+
+// Scores of every resample: sum the selected rows, then score.
+std::vector<double> resample_scores(const SegmentStats& stats, const std::vector<std::vector<int32_t>>& indices,
+                                    const ScoreFn& score);
+// sacreBLEU's estimate_ci: mean of the sorted scores and half the 95% spread. float32_scores: the
+// metric's resample scores are NumPy float32 (chrF), so sums, means and differences are float32.
+std::pair<double, double> mean_and_ci(std::vector<double> scores, bool float32_scores = false);
+// NumPy's mean: pairwise summation (blocks of 8, 128-element leaves) in Real, divided in double.
+template <class Real>
+double numpy_mean(const std::vector<double>& values);
+
+// baseline first; then every system against it. Systems are tested on `threads` threads.
+std::vector<BootstrapSummary> paired_bootstrap(const std::vector<SegmentStats>& systems, const ScoreFn& exact_score,
+                                               const ScoreFn& resample_score,
+                                               const std::vector<std::vector<int32_t>>& indices, int threads,
+                                               bool float32_scores = false);
+
+// Koehn (2004) / Moses style: fraction of resamples in which the system is NOT better than the
+// baseline (one-sided), reported as its p-value.
+double koehn_p_value(const std::vector<double>& baseline_scores, const std::vector<double>& system_scores);
+
+}  // namespace synmt::eval

@@ -1,0 +1,168 @@
+// synmt-trees: induced-tree analysis. `uas` scores predicted CoNLL-U trees against gold;
+// `baselines` scores the left/right-branching and undirected-chain baselines against gold.
+#include <cmath>
+#include <cstdio>
+
+#include <sstream>
+
+#include "core/atomic_file.h"
+#include "core/config.h"
+#include "core/line_reader.h"
+#include "core/tool_main.h"
+#include "eval/attachment.h"
+#include "eval/conllu.h"
+#include "eval/trees.h"
+
+namespace {
+void print(const synmt::eval::AttachmentScores& s, const std::string& format) {
+  if (format == "json") {
+    synmt::Json j = {{"uas", s.uas},
+                     {"las", s.las},
+                     {"da", s.da},
+                     {"ua", s.ua},
+                     {"gold_words", s.gold_words},
+                     {"system_words", s.system_words},
+                     {"aligned_words", s.aligned_words},
+                     {"same_tokenisation", s.same_tokenisation}};
+    std::printf("%s\n", j.dump(1).c_str());
+  } else {
+    std::printf("UAS %.2f  LAS %.2f  DA %.2f  UA %.2f  (%ld gold words, %ld system words%s)\n", s.uas, s.las, s.da, s.ua,
+                s.gold_words, s.system_words, s.same_tokenisation ? "" : ", aligned by characters, UAS/LAS are F1");
+  }
+}
+// Score matrices as text: (n+1) rows of n+1 numbers (row = head, 0 = ROOT; column = dependent),
+// sentences separated by a blank line. NaN/inf and non-square matrices are errors.
+std::vector<synmt::eval::ScoreMatrix> read_matrices(const std::string& path) {
+  synmt::LineReader in(path);
+  std::vector<synmt::eval::ScoreMatrix> out;
+  synmt::eval::ScoreMatrix cur;
+  std::string line;
+  auto flush = [&]() {
+    if (cur.empty()) return;
+    for (const auto& row : cur)
+      if (row.size() != cur.size())
+        throw synmt::InputError(path, in.line_number(), "matrix ending here is not square (" + std::to_string(cur.size()) +
+                                                             " rows, a row of " + std::to_string(row.size()) + ")");
+    out.push_back(std::move(cur));
+    cur.clear();
+  };
+  while (in.next(line)) {
+    if (line.find_first_not_of(" \t") == std::string::npos) {
+      flush();
+      continue;
+    }
+    std::istringstream ss(line);
+    std::vector<double> row;
+    std::string tok;
+    while (ss >> tok) {
+      std::size_t used = 0;
+      double v = 0;
+      try {
+        v = std::stod(tok, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != tok.size()) in.fail("not a number: '" + tok + "'");
+      if (!std::isfinite(v)) in.fail("non-finite score '" + tok + "' (NaN or inf in a head matrix)");
+      row.push_back(v);
+    }
+    cur.push_back(std::move(row));
+  }
+  flush();
+  if (out.empty()) throw synmt::InputError(path, 0, "no matrices");
+  return out;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string gold, pred, format = "text";
+  bool include_punct = false;
+  CLI::App *uas = nullptr, *baselines = nullptr, *decode = nullptr;
+  std::string scores_path, decoder = "cle", gold_heads, output = "-";
+  return synmt::run_tool(
+      "synmt-trees", argc, argv,
+      [&](CLI::App& app) {
+        app.description("Dependency-tree scoring for induced and parsed trees.");
+        app.require_subcommand(1);
+        uas = app.add_subcommand("uas", "UAS/LAS (conll18_ud_eval semantics) and DA/UA of predicted trees");
+        uas->add_option("--pred", pred, "predicted CoNLL-U")->required();
+        baselines = app.add_subcommand("baselines", "left-/right-branching and undirected-chain baselines");
+        decode = app.add_subcommand("decode", "decode head-score matrices into trees (one line of heads per sentence)");
+        decode->add_option("--scores", scores_path, "matrices: row = head (0 = ROOT), column = dependent")->required();
+        decode->add_option("--decoder", decoder, "cle | eisner | greedy")->capture_default_str();
+        decode->add_option("--gold-heads", gold_heads, "gold heads, one line per sentence: report UAS");
+        decode->add_option("-o,--output", output, "heads output ('-' = stdout)")->capture_default_str();
+        decode->add_option("-f,--format", format, "text | json (of the UAS report)")->capture_default_str();
+        for (auto* c : {uas, baselines}) {
+          c->add_option("--gold", gold, "gold CoNLL-U")->required();
+          c->add_option("-f,--format", format, "text | json")->capture_default_str();
+          c->add_flag("--include-punct", include_punct, "count punctuation in DA/UA");
+        }
+      },
+      [&]() {
+        if (decode->parsed()) {
+          auto matrices = read_matrices(scores_path);
+          synmt::AtomicFile out(output);
+          std::vector<synmt::eval::Heads> predicted;
+          for (const auto& m : matrices) {
+            synmt::eval::Heads h = decoder == "cle"      ? synmt::eval::chu_liu_edmonds(m, true)
+                                   : decoder == "eisner" ? synmt::eval::eisner(m)
+                                   : decoder == "greedy" ? synmt::eval::greedy_heads(m)
+                                                         : throw synmt::ConfigError("--decoder: cle, eisner or greedy");
+            std::string line;
+            for (std::size_t d = 1; d < h.size(); ++d) line += (d > 1 ? " " : "") + std::to_string(h[d]);
+            out.write_line(line);
+            predicted.push_back(std::move(h));
+          }
+          out.commit();
+          if (!gold_heads.empty()) {
+            auto lines = synmt::read_lines(gold_heads);
+            if (lines.size() != predicted.size())
+              throw synmt::InputError(gold_heads, 0, std::to_string(lines.size()) + " sentences, the matrices have " +
+                                                         std::to_string(predicted.size()));
+            long correct = 0, total = 0;
+            for (std::size_t i = 0; i < lines.size(); ++i) {
+              std::istringstream ss(lines[i]);
+              int h, d = 1;
+              while (ss >> h) {
+                if (d >= static_cast<int>(predicted[i].size()))
+                  throw synmt::InputError(gold_heads, i + 1, "more heads than the matrix has words");
+                correct += predicted[i][d] == h;
+                ++total, ++d;
+              }
+              if (d != static_cast<int>(predicted[i].size()))
+                throw synmt::InputError(gold_heads, i + 1, "fewer heads than the matrix has words");
+            }
+            double score = 100.0 * correct / std::max(1L, total);
+            if (format == "json") std::fprintf(stderr, "%s\n", synmt::Json{{"uas", score}, {"words", total}}.dump().c_str());
+            else std::fprintf(stderr, "UAS %.2f (%ld words, decoder %s)\n", score, total, decoder.c_str());
+          }
+          return 0;
+        }
+        auto g = synmt::eval::read_conllu(gold);
+        if (uas->parsed()) {
+          print(synmt::eval::attachment_scores(g, synmt::eval::read_conllu(pred), include_punct), format);
+          return 0;
+        }
+        synmt::Json out;
+        for (const char* name : {"left_branching", "right_branching"}) {
+          auto sys = g;
+          for (auto& s : sys) {
+            int n = static_cast<int>(s.words.size());
+            auto h = std::string(name) == "left_branching" ? synmt::eval::left_branching(n) : synmt::eval::right_branching(n);
+            for (int k = 0; k < n; ++k) s.words[k].head = h[k + 1];
+          }
+          auto r = synmt::eval::attachment_scores(g, sys, include_punct);
+          out[name] = {{"da", r.da}, {"ua", r.ua}};
+        }
+        out["undirected_chain"] = {{"ua", out["left_branching"]["ua"]}};
+        if (format == "json") {
+          std::printf("%s\n", out.dump(1).c_str());
+        } else {
+          std::printf("L (head = next word): DA %.1f\nR (head = previous word): DA %.1f\nUn (undirected chain): UA %.1f\n",
+                      out["left_branching"]["da"].get<double>(), out["right_branching"]["da"].get<double>(),
+                      out["undirected_chain"]["ua"].get<double>());
+        }
+        return 0;
+      });
+}

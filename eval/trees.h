@@ -1,0 +1,35 @@
+#pragma once
+// Dependency-tree decoding from head scores and baseline trees. Scores are (n+1) x (n+1):
+// scores[h][d] is the score of word h heading word d (words 1..n, 0 = the root); scores[0][d] is
+// d's root score (SA-NMT keeps it on phi's diagonal; collapse_to_words moves it here).
+// Results are head vectors of size n+1 with heads[0] = -1 and heads[d] in 0..n.
+#include <cstdint>
+#include <vector>
+
+namespace synmt::eval {
+
+using ScoreMatrix = std::vector<std::vector<double>>;
+using Heads = std::vector<int>;
+
+// Maximum spanning arborescence (Chu-Liu-Edmonds). single_root: exactly one word attaches to the
+// root (the best tree among those, found by constraining each root child in turn).
+Heads chu_liu_edmonds(const ScoreMatrix& scores, bool single_root = true);
+// Best projective tree with exactly one root child (Eisner 1996), O(n^3).
+Heads eisner(const ScoreMatrix& scores);
+// Each word's highest-scoring head (may contain cycles: SA-NMT-hard's argmax).
+Heads greedy_heads(const ScoreMatrix& scores);
+
+double tree_score(const ScoreMatrix& scores, const Heads& heads);
+bool is_tree(const Heads& heads, bool single_root);
+bool is_projective(const Heads& heads);
+
+// Baselines of Tran & Bisk Table 3: left-branching L (every word headed by the next word, the
+// last word is the root) and right-branching R (headed by the previous word, the first is root).
+Heads left_branching(int n);
+Heads right_branching(int n);
+
+// Sub-word scores (phi[i][j]: piece i heads piece j, diagonal = root score) to word scores:
+// sums over both pieces' spans (Tran & Bisk §7.1). spans[k] = [first, last] piece of word k+1.
+ScoreMatrix collapse_to_words(const ScoreMatrix& piece_scores, const std::vector<std::pair<int, int>>& spans);
+
+}  // namespace synmt::eval

@@ -1,0 +1,92 @@
+"""synmt-score bleu against sacreBLEU on real system outputs (WMT22, newstest, Multi30k).
+
+For every file: the real hypothesis and a perturbed copy (words dropped / swapped / case changed,
+seeded) are scored by both; scores must agree to 4 decimals and the counts exactly.
+Prints 'N passed, N failed'.
+"""
+import argparse
+import gzip
+import json
+import random
+import subprocess
+import sys
+import tempfile
+
+import sacrebleu
+
+
+def read(path):
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        return [line.rstrip("\n") for line in f]
+
+
+def perturb(lines, seed):
+    rng = random.Random(seed)
+    out = []
+    for line in lines:
+        words = line.split(" ")
+        if len(words) > 3 and rng.random() < 0.5:
+            del words[rng.randrange(len(words))]
+        if len(words) > 3 and rng.random() < 0.3:
+            i = rng.randrange(len(words) - 1)
+            words[i], words[i + 1] = words[i + 1], words[i]
+        if rng.random() < 0.1:
+            words = [w.upper() for w in words]
+        out.append(" ".join(words))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--score", required=True)
+    ap.add_argument("--data", required=True)
+    args = ap.parse_args()
+    d = args.data
+    cases = [
+        (f"{d}/eval/wmt22/generaltest2022.de-en.hyp.Online-B.en.gz", [f"{d}/eval/wmt22/generaltest2022.de-en.ref.A.en.gz"]),
+        (f"{d}/eval/wmt22/generaltest2022.en-de.hyp.Online-W.de.gz", [f"{d}/eval/wmt22/generaltest2022.en-de.ref.A.de.gz"]),
+        (f"{d}/eval/wmt22/generaltest2022.de-en.hyp.LT22.en.gz",
+         [f"{d}/eval/wmt22/generaltest2022.de-en.ref.A.en.gz", f"{d}/eval/wmt22/generaltest2022.de-en.ref.B.en.gz"]),
+        (f"{d}/parallel/wmt-newstest-de-en/newstest2016.en.gz", [f"{d}/parallel/wmt-newstest-de-en/newstest2017.en.gz"]),
+        (f"{d}/parallel/multi30k-task1/test_2016_flickr.de.gz", [f"{d}/parallel/multi30k-task1/test_2016_flickr.de.gz"]),
+    ]
+    passed = failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for ci, (hyp_path, ref_paths) in enumerate(cases):
+            refs = [read(p) for p in ref_paths]
+            hyp_real = read(hyp_path)
+            n = min(len(hyp_real), *(len(r) for r in refs))  # newstest 2016 vs 2017: a length-matched cut
+            refs = [r[:n] for r in refs]
+            for variant, hyp in (("real", hyp_real[:n]), ("perturbed", perturb(refs[0], ci))):
+                ref_files = []
+                for k, r in enumerate(refs):
+                    p = f"{tmp}/ref{ci}.{k}"
+                    open(p, "w", encoding="utf-8").write("\n".join(r) + "\n")
+                    ref_files.append(p)
+                hp = f"{tmp}/hyp{ci}.{variant}"
+                open(hp, "w", encoding="utf-8").write("\n".join(hyp) + "\n")
+                for smooth in ("exp", "floor", "add-k", "none"):
+                    for lc in (False, True):
+                        cmd = [args.score, "bleu", "--format", "json", "-s", smooth, hp]
+                        for p in ref_files:
+                            cmd += ["-r", p]
+                        if lc:
+                            cmd.append("-lc")
+                        ours = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+                        theirs = sacrebleu.corpus_bleu(hyp, refs, smooth_method=smooth, lowercase=lc)
+                        ok = (round(ours["score"], 4) == round(theirs.score, 4) and ours["counts"] == theirs.counts
+                              and ours["totals"] == theirs.totals and ours["sys_len"] == theirs.sys_len
+                              and ours["ref_len"] == theirs.ref_len)
+                        name = f"{hyp_path.split('/')[-1]} [{variant}, smooth={smooth}, lc={lc}, refs={len(refs)}]"
+                        if ok:
+                            passed += 1
+                        else:
+                            failed += 1
+                            print(f"MISMATCH {name}: synmt {ours['score']:.6f} {ours['counts']} vs "
+                                  f"sacrebleu {theirs.score:.6f} {theirs.counts}")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

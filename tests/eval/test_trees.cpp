@@ -1,0 +1,78 @@
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <random>
+
+#include "eval/trees.h"
+
+using synmt::eval::Heads;
+using synmt::eval::ScoreMatrix;
+
+namespace {
+ScoreMatrix random_scores(int n, std::mt19937& rng) {
+  std::normal_distribution<double> dist(0.0, 1.0);
+  ScoreMatrix s(n + 1, std::vector<double>(n + 1, 0.0));
+  for (auto& row : s)
+    for (auto& v : row) v = dist(rng);
+  return s;
+}
+
+// Enumerates every head assignment (n^n) and keeps the best well-formed tree.
+double brute_force_best(const ScoreMatrix& s, bool projective_only) {
+  const int n = static_cast<int>(s.size()) - 1;
+  Heads h(n + 1, 0);
+  h[0] = -1;
+  double best = -1e300;
+  std::function<void(int)> rec = [&](int d) {
+    if (d > n) {
+      if (synmt::eval::is_tree(h, true) && (!projective_only || synmt::eval::is_projective(h)))
+        best = std::max(best, synmt::eval::tree_score(s, h));
+      return;
+    }
+    for (int head = 0; head <= n; ++head) {
+      if (head == d) continue;
+      h[d] = head;
+      rec(d + 1);
+    }
+  };
+  rec(1);
+  return best;
+}
+}  // namespace
+
+TEST(Trees, ChuLiuEdmondsMatchesBruteForceUpToSevenWords) {
+  std::mt19937 rng(7);
+  for (int n = 1; n <= 7; ++n) {
+    for (int trial = 0; trial < (n <= 5 ? 20 : 4); ++trial) {
+      auto s = random_scores(n, rng);
+      Heads h = synmt::eval::chu_liu_edmonds(s, true);
+      ASSERT_TRUE(synmt::eval::is_tree(h, true)) << "n=" << n;
+      EXPECT_NEAR(synmt::eval::tree_score(s, h), brute_force_best(s, false), 1e-9) << "n=" << n << " trial=" << trial;
+    }
+  }
+}
+
+TEST(Trees, EisnerMatchesProjectiveBruteForceUpToSevenWords) {
+  std::mt19937 rng(11);
+  for (int n = 1; n <= 7; ++n) {
+    for (int trial = 0; trial < (n <= 5 ? 20 : 4); ++trial) {
+      auto s = random_scores(n, rng);
+      Heads h = synmt::eval::eisner(s);
+      ASSERT_TRUE(synmt::eval::is_tree(h, true)) << "n=" << n;
+      ASSERT_TRUE(synmt::eval::is_projective(h));
+      EXPECT_NEAR(synmt::eval::tree_score(s, h), brute_force_best(s, true), 1e-9) << "n=" << n << " trial=" << trial;
+    }
+  }
+}
+
+TEST(Trees, BranchingBaselinesAndCollapse) {
+  EXPECT_EQ(synmt::eval::left_branching(3), (Heads{-1, 2, 3, 0}));
+  EXPECT_EQ(synmt::eval::right_branching(3), (Heads{-1, 0, 1, 2}));
+  // pieces: word 1 = {0,1}, word 2 = {2}; phi[i][j]: i heads j, diagonal = root score
+  ScoreMatrix phi = {{1, 2, 3}, {4, 5, 6}, {7, 8, 9}};
+  auto w = synmt::eval::collapse_to_words(phi, {{0, 1}, {2, 2}});
+  EXPECT_DOUBLE_EQ(w[0][1], 1 + 5);  // root score of word 1: its pieces' diagonal
+  EXPECT_DOUBLE_EQ(w[0][2], 9);
+  EXPECT_DOUBLE_EQ(w[1][2], 3 + 6);  // word 1 heads word 2: rows 0,1, column 2
+  EXPECT_DOUBLE_EQ(w[2][1], 7 + 8);
+}
