@@ -107,7 +107,11 @@ int main(int argc_in, char** argv_in) {
         for (auto* c : {bleu = app.add_subcommand("bleu", "corpus BLEU"), chrf = app.add_subcommand("chrf", "chrF / chrF++"),
                         ribes = app.add_subcommand("ribes", "RIBES 1.03.1 (score in [0,1])"),
                         paired = app.add_subcommand("paired-bs", "paired bootstrap resampling against a baseline")}) {
-          c->add_option("-r,--ref", ref_paths, "reference file (repeat for several references)")->required();
+          c->add_option("-r,--ref", ref_paths, "reference file (repeat -r for several references)")
+              ->required()
+              ->expected(1)
+              ->allow_extra_args(false)
+              ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);  // one path per -r, so HYP stays positional
           c->add_flag("--lowercase", c == chrf ? chrf_options.lowercase : bleu_options.lowercase, "also -lc");
           c->add_option("-f,--format", format, "text | json")->capture_default_str();
         }

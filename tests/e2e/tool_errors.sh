@@ -45,6 +45,23 @@ expect_fail "fetch: parallel files differ" "parallel files differ in length" \
 expect_fail "score: hypothesis/reference line mismatch" "two.de: reference has 2 lines" \
   "$BIN/synmt-score" bleu -r "$T/two.de" "$T/three.en"
 
+expect_fail "score: empty hypothesis file" "empty.txt: empty file" \
+  bash -c "touch '$T/empty.txt'; '$BIN/synmt-score' bleu -r '$T/three.en' '$T/empty.txt'"
+expect_fail "ribes: empty reference line without -z" "Reference has no words" \
+  bash -c "printf 'a b\n\n' > '$T/ref_gap'; printf 'a b\nc\n' > '$T/hyp_gap'; '$BIN/synmt-score' ribes -r '$T/ref_gap' '$T/hyp_gap'"
+printf '0 1 2\n0 0 nan\n0 3 0\n' > "$T/nan.scores"
+expect_fail "trees: NaN in a head matrix" "nan.scores:2: non-finite score" \
+  "$BIN/synmt-trees" decode --scores "$T/nan.scores"
+printf '0 1 2\n0 0 1\n' > "$T/ragged.scores"
+expect_fail "trees: non-square matrix" "ragged.scores.*not square" "$BIN/synmt-trees" decode --scores "$T/ragged.scores"
+printf '0 1 2\n0 0 1\n0 3 0\n' > "$T/ok.scores"
+printf '0 1 1\n' > "$T/too_many.heads"
+expect_fail "trees: gold heads do not align with the matrix" "too_many.heads:1: more heads than the matrix has words" \
+  "$BIN/synmt-trees" decode --scores "$T/ok.scores" --gold-heads "$T/too_many.heads" -o "$T/heads.out"
+printf '1\ta\t_\tX\t_\t_\t0\troot\n\n' > "$T/bad.conllu"
+expect_fail "trees: malformed CoNLL-U names the line" "bad.conllu:1: expected 10 tab-separated columns" \
+  "$BIN/synmt-trees" uas --gold "$T/bad.conllu" --pred "$T/bad.conllu"
+
 # a small real dataset for the trainer's checks
 "$BIN/synmt-binarize" vocab -i "$T/three.en" -o "$T/v.en" 2>/dev/null
 "$BIN/synmt-binarize" vocab -i "$T/three.de" -o "$T/v.de" 2>/dev/null
@@ -61,7 +78,7 @@ expect_fail "train: unknown model option" "unknown key\(s\) 'hidden_size'" train
 expect_fail "train: unknown --set key" "unknown key 'nope'" train "$T/v.en" "$T/ok.json" --set train.nope=1
 expect_fail "train: vocabulary/dataset mismatch" "d.h5: vocabulary mismatch" train "$T/v.other" "$T/ok.json"
 head -c 300 "$T/d.h5" > "$T/trunc.h5"
-expect_fail "train: corrupt dataset" "trunc.h5: not a readable HDF5 file" \
+expect_fail "train: corrupt dataset" "trunc.h5: .*(truncated|corrupt)" \
   "$BIN/synmt-train" --train "$T/trunc.h5" --valid "$T/d.h5" --src-vocab "$T/v.en" --tgt-vocab "$T/v.de" -o "$T/run" -c "$T/ok.json"
 if train "$T/v.en" "$T/ok.json" >/dev/null 2>&1 && [ -s "$T/run/best.pt" ]; then passed=$((passed + 1)); else
   echo "FAIL train: the valid configuration did not train"; failed=$((failed + 1)); fi

@@ -1,0 +1,101 @@
+"""synmt-score ribes against NLTK's ribes_score on real system outputs (WMT22 De-En, En-De).
+
+RIBES.py 1.03.1 and NLTK differ by definition in two places (docs/evaluation.md):
+  1. Kendall's tau: RIBES.py counts every ascending pair of aligned reference positions; NLTK only
+     pairs inside runs of consecutive positions (+1 steps).
+  2. Alignment of repeated words: RIBES.py tries the left context before the right, NLTK the right
+     first (and NLTK's n-gram lists stop at the reference length).
+So the per-sentence scores must agree (to 1e-9) exactly on the sentences where neither matters:
+every hypothesis word found in the reference is unique in both, and every ascending pair lies inside
+a +1 run. The test checks those, requires that they are a real share of the data, and prints how
+many sentences fall under each difference. Prints 'N passed, N failed'.
+"""
+import argparse
+import gzip
+import json
+import subprocess
+import sys
+import tempfile
+
+from nltk.translate.ribes_score import sentence_ribes, word_rank_alignment
+
+
+def read(path):
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        return [line.rstrip("\n") for line in f]
+
+
+def words(line):  # RIBES.py's Corpus: strip, collapse whitespace, lower-case
+    return line.lower().split()
+
+
+def ascending_pairs(order):
+    return sum(1 for i in range(len(order)) for j in range(i + 1, len(order)) if order[i] < order[j])
+
+
+def run_pairs(order):
+    total, run = 0, 1
+    for a, b in zip(order, order[1:]):
+        if b == a + 1:
+            run += 1
+        else:
+            total += run * (run - 1) // 2
+            run = 1
+    return total + run * (run - 1) // 2
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--score", required=True)
+    ap.add_argument("--data", required=True)
+    args = ap.parse_args()
+    w = f"{args.data}/eval/wmt22/generaltest2022"
+    cases = [(f"{w}.de-en.hyp.Online-B.en.gz", f"{w}.de-en.ref.A.en.gz"),
+             (f"{w}.en-de.hyp.Online-W.de.gz", f"{w}.en-de.ref.A.de.gz")]
+    passed = failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for hyp_path, ref_path in cases:
+            hyps, refs = read(hyp_path), read(ref_path)
+            keep = [i for i in range(len(refs)) if words(refs[i]) and words(hyps[i])]
+            hyps, refs = [hyps[i] for i in keep], [refs[i] for i in keep]
+            hp, rp = f"{tmp}/hyp", f"{tmp}/ref"
+            open(hp, "w", encoding="utf-8").write("\n".join(hyps) + "\n")
+            open(rp, "w", encoding="utf-8").write("\n".join(refs) + "\n")
+            out = subprocess.run([args.score, "ribes", "-r", rp, "--sentence", "--format", "json", hp],
+                                 check=True, capture_output=True, text=True).stdout
+            ours = json.loads(out)["sentences"]
+            comparable = context = kendall = 0
+            bad = []
+            for i, (h, r) in enumerate(zip(hyps, refs)):
+                hw, rw = words(h), words(r)
+                needs_context = any(x in rw and (rw.count(x) > 1 or hw.count(x) > 1) for x in hw)
+                if needs_context:
+                    context += 1
+                    continue
+                order = word_rank_alignment(rw, hw)
+                if ascending_pairs(order) != run_pairs(order):
+                    kendall += 1
+                    continue
+                if len(order) == 1 and len(rw) == 1:
+                    continue  # RIBES.py's special case (nkt = 1); NLTK has tau = -1 there
+                comparable += 1
+                theirs = sentence_ribes([rw], hw)
+                if abs(ours[i] - max(theirs, 0.0)) > 1e-9:
+                    bad.append((i, ours[i], theirs))
+            name = hyp_path.split("/")[-1]
+            print(f"{name}: {len(hyps)} sentences; comparable {comparable}, differ by alignment order {context}, "
+                  f"by Kendall definition {kendall}")
+            ok_share = comparable >= 0.03 * len(hyps) and comparable >= 30
+            for label, ok, detail in ((f"{name} comparable sentences agree", not bad, f"{bad[:3]}"),
+                                      (f"{name} enough comparable sentences", ok_share, f"{comparable}")):
+                if ok:
+                    passed += 1
+                else:
+                    failed += 1
+                    print(f"MISMATCH {label}: {detail}")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
