@@ -235,6 +235,10 @@ BleuResult Bleu::score_impl(const BleuStats& total_stats) const {
   const auto sys_len = static_cast<double>(total_stats.sys_len), ref_len = static_cast<double>(total_stats.ref_len);
   r.bp = 1.0;
   if (sys_len < ref_len) r.bp = sys_len > 0 ? std::exp(1 - ref_len / sys_len) : 0.0;
+  for (int n = 0; n < BleuOptions::kMaxOrder; ++n) {
+    r.reported_counts[n] = static_cast<double>(total_stats.correct[n]);
+    r.reported_totals[n] = static_cast<double>(total_stats.total[n]);
+  }
   bool any = false;
   for (auto c : total_stats.correct) any = any || c != 0;
   if (!any) return r;
@@ -249,6 +253,8 @@ BleuResult Bleu::score_impl(const BleuStats& total_stats) const {
     if (options_.smooth == "add-k" && n > 1) {
       correct[n - 1] += static_cast<Real>(options_.smooth_value);
       total[n - 1] += static_cast<Real>(options_.smooth_value);
+      r.reported_counts[n - 1] += options_.smooth_value;
+      r.reported_totals[n - 1] += options_.smooth_value;
     }
     if (total[n - 1] == 0) break;
     if (options_.effective_order) eff_order = n;

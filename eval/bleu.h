@@ -28,6 +28,8 @@ struct BleuResult {
   double score = 0, bp = 0;
   std::array<double, BleuOptions::kMaxOrder> precisions{};
   BleuStats stats;
+  // counts/totals as sacreBLEU reports them: after add-k smoothing has added k to orders > 1
+  std::array<double, BleuOptions::kMaxOrder> reported_counts{}, reported_totals{};
 };
 
 std::string tokenize_13a(const std::string& line);

@@ -186,8 +186,13 @@ int main(int argc_in, char** argv_in) {
                           static_cast<long long>(r.stats.sys_len), static_cast<long long>(r.stats.ref_len));
               return 0;
             }
-            j = {{"name", "BLEU"}, {"score", r.score}, {"signature", sig}, {"counts", r.stats.correct},
-                 {"totals", r.stats.total}, {"precisions", r.precisions}, {"bp", r.bp},
+            auto as_json = [](const std::array<double, 4>& a) {
+              synmt::Json arr = synmt::Json::array();
+              for (double v : a) arr.push_back(v == std::floor(v) ? synmt::Json(static_cast<int64_t>(v)) : synmt::Json(v));
+              return arr;
+            };
+            j = {{"name", "BLEU"}, {"score", r.score}, {"signature", sig}, {"counts", as_json(r.reported_counts)},
+                 {"totals", as_json(r.reported_totals)}, {"precisions", r.precisions}, {"bp", r.bp},
                  {"sys_len", r.stats.sys_len}, {"ref_len", r.stats.ref_len}};
           } else {
             synmt::eval::Chrf m(chrf_options);

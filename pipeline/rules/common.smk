@@ -58,3 +58,9 @@ def bpe_codes(pair, lang):
     if PAIRS[pair]["bpe"]["mode"] == "joint":
         return f"{WORK}/{pair}/bpe/codes.joint"
     return f"{WORK}/{pair}/bpe/codes.{lang}"
+
+
+def bpe_input(w):
+    """Training text is cleaned before BPE; valid/test are only tokenised."""
+    stage = "clean" if w.split == "train" else "tok"
+    return f"{WORK}/{w.pair}/{stage}/{w.split}.{w.side}"

@@ -6,6 +6,7 @@ rule fetch_split:
         src=f"{WORK}/{{pair}}/raw/{{split}}.src",
         tgt=f"{WORK}/{{pair}}/raw/{{split}}.tgt",
     params:
+        bin=BIN,
         mirror=config["mirror"],
         src=lambda w: corpus_file(w.pair, w.split, PAIRS[w.pair]["src"]),
         tgt=lambda w: corpus_file(w.pair, w.split, PAIRS[w.pair]["tgt"]),
@@ -15,7 +16,7 @@ rule fetch_split:
     benchmark:
         f"{WORK}/benchmarks/fetch/{{pair}}.{{split}}.tsv"
     shell:
-        "({BIN}/synmt-fetch --mirror '{params.mirror}'"
+        "({params.bin}/synmt-fetch --mirror '{params.mirror}'"
         " --file {params.src[0]} {params.src[1]} {params.src[2]} {output.src}.full"
         " --file {params.tgt[0]} {params.tgt[1]} {params.tgt[2]} {output.tgt}.full"
         " && if [ {params.slice} -gt 0 ]; then"
@@ -30,6 +31,7 @@ rule tokenize:
     output:
         f"{WORK}/{{pair}}/tok/{{split}}.{{side}}",
     params:
+        bin=BIN,
         lang=lambda w: PAIRS[w.pair][w.side],
     wildcard_constraints:
         side="src|tgt",
@@ -38,7 +40,7 @@ rule tokenize:
     benchmark:
         f"{WORK}/benchmarks/tokenize/{{pair}}.{{split}}.{{side}}.tsv"
     shell:
-        "{BIN}/synmt-tok -l {params.lang} -i {input} -o {output} 2> {log}"
+        "{params.bin}/synmt-tok -l {params.lang} -i {input} -o {output} 2> {log}"
 
 
 rule clean_train:
@@ -50,13 +52,14 @@ rule clean_train:
         tgt=f"{WORK}/{{pair}}/clean/train.tgt",
         report=f"{RESULTS}/reports/{{pair}}.clean.json",
     params:
+        bin=BIN,
         c=lambda w: PAIRS[w.pair]["clean"],
     log:
         f"{WORK}/logs/clean/{{pair}}.log",
     benchmark:
         f"{WORK}/benchmarks/clean/{{pair}}.tsv"
     shell:
-        "{BIN}/synmt-clean --src {input.src} --tgt {input.tgt} --out-src {output.src} --out-tgt {output.tgt}"
+        "{params.bin}/synmt-clean --src {input.src} --tgt {input.tgt} --out-src {output.src} --out-tgt {output.tgt}"
         " --report {output.report} --min {params.c[min]} --max {params.c[max]} --ratio {params.c[ratio]} 2> {log}"
 
 
@@ -67,6 +70,7 @@ rule learn_bpe_joint:
     output:
         f"{WORK}/{{pair}}/bpe/codes.joint",
     params:
+        bin=BIN,
         merges=lambda w: PAIRS[w.pair]["bpe"]["merges"],
         min_frequency=lambda w: PAIRS[w.pair]["bpe"].get("min_frequency", 2),
     log:
@@ -74,7 +78,7 @@ rule learn_bpe_joint:
     benchmark:
         f"{WORK}/benchmarks/bpe/{{pair}}.learn.joint.tsv"
     shell:
-        "{BIN}/synmt-bpe learn -s {params.merges} --min-frequency {params.min_frequency}"
+        "{params.bin}/synmt-bpe learn -s {params.merges} --min-frequency {params.min_frequency}"
         " -i {input.src} {input.tgt} -o {output} 2> {log}"
 
 
@@ -84,6 +88,7 @@ rule learn_bpe_separate:
     output:
         f"{WORK}/{{pair}}/bpe/codes.{{side}}",
     params:
+        bin=BIN,
         merges=lambda w: PAIRS[w.pair]["bpe"]["merges"],
         min_frequency=lambda w: PAIRS[w.pair]["bpe"].get("min_frequency", 2),
     wildcard_constraints:
@@ -93,28 +98,25 @@ rule learn_bpe_separate:
     benchmark:
         f"{WORK}/benchmarks/bpe/{{pair}}.learn.{{side}}.tsv"
     shell:
-        "{BIN}/synmt-bpe learn -s {params.merges} --min-frequency {params.min_frequency} -i {input} -o {output} 2> {log}"
-
-
-def _bpe_input(w):
-    stage = "clean" if w.split == "train" else "tok"
-    return f"{WORK}/{w.pair}/{stage}/{w.split}.{w.side}"
+        "{params.bin}/synmt-bpe learn -s {params.merges} --min-frequency {params.min_frequency} -i {input} -o {output} 2> {log}"
 
 
 rule apply_bpe:
     input:
-        text=_bpe_input,
+        text=bpe_input,
         codes=lambda w: bpe_codes(w.pair, w.side),
     output:
         f"{WORK}/{{pair}}/bpe/{{split}}.{{side}}",
     wildcard_constraints:
         side="src|tgt",
+    params:
+        bin=BIN,
     log:
         f"{WORK}/logs/bpe/{{pair}}.apply.{{split}}.{{side}}.log",
     benchmark:
         f"{WORK}/benchmarks/bpe/{{pair}}.apply.{{split}}.{{side}}.tsv"
     shell:
-        "{BIN}/synmt-bpe apply -c {input.codes} -i {input.text} -o {output} 2> {log}"
+        "{params.bin}/synmt-bpe apply -c {input.codes} -i {input.text} -o {output} 2> {log}"
 
 
 rule build_vocab:
@@ -123,6 +125,7 @@ rule build_vocab:
     output:
         f"{WORK}/{{pair}}/vocab.{{side}}",
     params:
+        bin=BIN,
         v=lambda w: PAIRS[w.pair]["vocab"],
     wildcard_constraints:
         side="src|tgt",
@@ -131,7 +134,7 @@ rule build_vocab:
     benchmark:
         f"{WORK}/benchmarks/vocab/{{pair}}.{{side}}.tsv"
     shell:
-        "{BIN}/synmt-binarize vocab -i {input} --min-frequency {params.v[min_frequency]}"
+        "{params.bin}/synmt-binarize vocab -i {input} --min-frequency {params.v[min_frequency]}"
         " --max-size {params.v[max_size]} -o {output} 2> {log}"
 
 
@@ -143,10 +146,12 @@ rule binarize:
         tgt_vocab=f"{WORK}/{{pair}}/vocab.tgt",
     output:
         f"{WORK}/{{pair}}/data/{{split}}.h5",
+    params:
+        bin=BIN,
     log:
         f"{WORK}/logs/binarize/{{pair}}.{{split}}.log",
     benchmark:
         f"{WORK}/benchmarks/binarize/{{pair}}.{{split}}.tsv"
     shell:
-        "{BIN}/synmt-binarize data --src {input.src} --tgt {input.tgt} --src-vocab {input.src_vocab}"
+        "{params.bin}/synmt-binarize data --src {input.src} --tgt {input.tgt} --src-vocab {input.src_vocab}"
         " --tgt-vocab {input.tgt_vocab} -o {output} 2> {log}"

@@ -11,6 +11,7 @@ rule translate:
         hyp=f"{RESULTS}/systems/{{system}}/hyp.{{split}}.txt",
         tok=f"{RESULTS}/systems/{{system}}/hyp.{{split}}.tok",
     params:
+        bin=BIN,
         d=lambda w: SYSTEMS[w.system]["decode"],
         lang=lambda w: pair_of(w.system)["tgt"],
     threads: config["threads"]
@@ -19,7 +20,7 @@ rule translate:
     benchmark:
         f"{RESULTS}/systems/{{system}}/translate.{{split}}.benchmark.tsv"
     shell:
-        "{BIN}/synmt-translate -m {input.checkpoint} --src-vocab {input.src_vocab} --tgt-vocab {input.tgt_vocab}"
+        "{params.bin}/synmt-translate -m {input.checkpoint} --src-vocab {input.src_vocab} --tgt-vocab {input.tgt_vocab}"
         " -i {input.src} -o {output.hyp} --output-tok {output.tok} --detok-lang {params.lang}"
         " -k {params.d[beam]} --length-penalty {params.d[length_penalty]} --max-len-a {params.d[max_len_a]}"
         " --max-len-b {params.d[max_len_b]} --batch-size {params.d[batch_size]} --threads {threads} 2> {log}"

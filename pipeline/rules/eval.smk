@@ -7,9 +7,11 @@ rule score_bleu:
         ref=lambda w: f"{WORK}/{SYSTEMS[w.system]['pair']}/raw/{w.split}.tgt",
     output:
         f"{RESULTS}/systems/{{system}}/bleu.{{split}}.json",
+    params:
+        bin=BIN,
     log:
         f"{RESULTS}/systems/{{system}}/bleu.{{split}}.log",
     benchmark:
         f"{RESULTS}/systems/{{system}}/bleu.{{split}}.benchmark.tsv"
     shell:
-        "{BIN}/synmt-score bleu -r {input.ref} --format json {input.hyp} > {output} 2> {log}"
+        "{params.bin}/synmt-score bleu -r {input.ref} --format json {input.hyp} > {output} 2> {log}"

@@ -26,6 +26,7 @@ rule train:
         checkpoint=f"{RESULTS}/systems/{{system}}/best.pt",
         summary=f"{RESULTS}/systems/{{system}}/summary.json",
     params:
+        bin=BIN,
         out_dir=lambda w: f"{RESULTS}/systems/{w.system}",
     threads: config["threads"]
     resources:
@@ -35,5 +36,5 @@ rule train:
     benchmark:
         f"{RESULTS}/systems/{{system}}/train.benchmark.tsv"
     shell:
-        "{BIN}/synmt-train -c {input.config} --set train.threads={threads} --train {input.train} --valid {input.valid}"
+        "{params.bin}/synmt-train -c {input.config} --set train.threads={threads} --train {input.train} --valid {input.valid}"
         " --src-vocab {input.src_vocab} --tgt-vocab {input.tgt_vocab} -o {params.out_dir} 2> {log}"
