@@ -81,4 +81,21 @@ bool is_python_space(char32_t c) {
   }
 }
 
+std::vector<std::string> split_python_whitespace(std::string_view s) {
+  std::vector<std::string> words;
+  std::string cur;
+  for (std::size_t i = 0; i < s.size();) {
+    std::size_t start = i;
+    char32_t c = next(s, i);
+    if (is_python_space(c)) {
+      if (!cur.empty()) words.push_back(std::move(cur));
+      cur.clear();
+    } else {
+      cur.append(s.substr(start, i - start));
+    }
+  }
+  if (!cur.empty()) words.push_back(std::move(cur));
+  return words;
+}
+
 }  // namespace synmt::utf8

@@ -21,5 +21,7 @@ std::string encode(std::u32string_view text);
 
 // Python's str.isspace(): what str.split() without arguments splits on.
 bool is_python_space(char32_t cp);
+// Python's str.split() without arguments: words between runs of Unicode whitespace.
+std::vector<std::string> split_python_whitespace(std::string_view text);
 
 }  // namespace synmt::utf8

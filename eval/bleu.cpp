@@ -10,6 +10,7 @@
 #include <unicode/uchar.h>
 
 #include "core/utf8.h"
+#include "eval/bleu_tokenizers.h"
 #include "synmt/version.h"
 
 namespace synmt::eval {
@@ -24,118 +25,8 @@ BleuStats& BleuStats::operator+=(const BleuStats& o) {
   return *this;
 }
 
-namespace {
-// Python's str.split() + ' '.join(): collapse Unicode whitespace runs, trim.
-std::vector<std::string> python_split(const std::string& s) {
-  std::vector<std::string> words;
-  std::string cur;
-  for (std::size_t i = 0; i < s.size();) {
-    std::size_t start = i;
-    char32_t c = utf8::next(s, i);
-    if (utf8::is_python_space(c)) {
-      if (!cur.empty()) words.push_back(std::move(cur));
-      cur.clear();
-    } else {
-      cur.append(s, start, i - start);
-    }
-  }
-  if (!cur.empty()) words.push_back(std::move(cur));
-  return words;
-}
-
-void replace_all(std::string& s, const std::string& from, const std::string& to) {
-  for (std::size_t p = 0; (p = s.find(from, p)) != std::string::npos; p += to.size()) s.replace(p, from.size(), to);
-}
-
-bool in_13a_punct(unsigned char c) {  // [\{-\~\[-\` -\&\(-\+\:-\@\/]
-  return (c >= 0x7B && c <= 0x7E) || (c >= 0x5B && c <= 0x60) || (c >= 0x20 && c <= 0x26) ||
-         (c >= 0x28 && c <= 0x2B) || (c >= 0x3A && c <= 0x40) || c == 0x2F;
-}
-bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
-
-// The regex substitutions of sacreBLEU's TokenizerRegexp, each a left-to-right, non-overlapping scan.
-// All patterns are ASCII, and a multi-byte UTF-8 character never matches [0-9] or the punctuation
-// class, so scanning bytes gives the same result as scanning code points (a [^0-9] group may be
-// the last byte of a multi-byte character, which is copied unchanged either way).
-std::string regexp_tokenize(const std::string& in) {
-  std::string a;
-  a.reserve(in.size() * 2);
-  for (unsigned char c : in) {
-    if (in_13a_punct(c)) {
-      a.push_back(' ');
-      a.push_back(static_cast<char>(c));
-      a.push_back(' ');
-    } else {
-      a.push_back(static_cast<char>(c));
-    }
-  }
-  std::string b;  // ([^0-9])([\.,]) -> \1 \2 (space after)
-  b.reserve(a.size() * 2);
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (i + 1 < a.size() && !is_digit(a[i]) && (a[i + 1] == '.' || a[i + 1] == ',')) {
-      b.push_back(a[i]);
-      b.push_back(' ');
-      b.push_back(a[i + 1]);
-      b.push_back(' ');
-      ++i;
-    } else {
-      b.push_back(a[i]);
-    }
-  }
-  std::string c;  // ([\.,])([^0-9]) -> " \1 \2"
-  c.reserve(b.size() * 2);
-  for (std::size_t i = 0; i < b.size(); ++i) {
-    if (i + 1 < b.size() && (b[i] == '.' || b[i] == ',') && !is_digit(b[i + 1])) {
-      c.push_back(' ');
-      c.push_back(b[i]);
-      c.push_back(' ');
-      // the second group is a whole character: copy all of its bytes
-      std::size_t j = i + 1;
-      c.push_back(b[j]);
-      if (static_cast<unsigned char>(b[j]) >= 0xC0)
-        while (j + 1 < b.size() && (static_cast<unsigned char>(b[j + 1]) & 0xC0) == 0x80) c.push_back(b[++j]);
-      i = j;
-    } else {
-      c.push_back(b[i]);
-    }
-  }
-  std::string d;  // ([0-9])(-) -> "\1 \2 "
-  d.reserve(c.size() * 2);
-  for (std::size_t i = 0; i < c.size(); ++i) {
-    if (i + 1 < c.size() && is_digit(c[i]) && c[i + 1] == '-') {
-      d.push_back(c[i]);
-      d += " - ";
-      ++i;
-    } else {
-      d.push_back(c[i]);
-    }
-  }
-  std::string out;
-  for (const auto& w : python_split(d)) {
-    if (!out.empty()) out.push_back(' ');
-    out += w;
-  }
-  return out;
-}
-}  // namespace
-
-std::string tokenize_13a(const std::string& line_in) {
-  std::string line = line_in;
-  replace_all(line, "<skipped>", "");
-  replace_all(line, "-\n", "");
-  replace_all(line, "\n", " ");
-  if (line.find('&') != std::string::npos) {
-    replace_all(line, "&quot;", "\"");
-    replace_all(line, "&amp;", "&");
-    replace_all(line, "&lt;", "<");
-    replace_all(line, "&gt;", ">");
-  }
-  return regexp_tokenize(" " + line + " ");
-}
-
 Bleu::Bleu(BleuOptions options) : options_(std::move(options)) {
-  if (options_.tokenize != "13a" && options_.tokenize != "none")
-    throw std::invalid_argument("unknown BLEU tokenizer '" + options_.tokenize + "' (have: 13a, none)");
+  tokenizer_ = make_bleu_tokenizer(options_.tokenize, options_.mecab_dicdir);
   if (options_.smooth != "exp" && options_.smooth != "floor" && options_.smooth != "add-k" && options_.smooth != "none")
     throw std::invalid_argument("unknown smoothing '" + options_.smooth + "'");
   if (options_.smooth_value < 0) options_.smooth_value = options_.smooth == "floor" ? 0.1 : options_.smooth == "add-k" ? 1 : 0;
@@ -158,19 +49,13 @@ std::string Bleu::preprocess(const std::string& raw) const {
     for (char32_t& c : u) c = static_cast<char32_t>(u_tolower(static_cast<UChar32>(c)));
     line = utf8::encode(u);
   }
-  if (options_.tokenize == "13a") return tokenize_13a(line);
-  std::string out;
-  for (const auto& w : python_split(line)) {
-    if (!out.empty()) out.push_back(' ');
-    out += w;
-  }
-  return out;
+  return tokenizer_(line);
 }
 
 namespace {
 using NgramCounts = std::unordered_map<std::string, int64_t>;
 int64_t extract_ngrams(const std::string& line, NgramCounts& counts) {
-  std::vector<std::string> tokens = python_split(line);
+  std::vector<std::string> tokens = utf8::split_python_whitespace(line);
   for (int n = 1; n <= BleuOptions::kMaxOrder; ++n) {
     for (std::size_t i = 0; i + n <= tokens.size(); ++i) {
       std::string key = tokens[i];

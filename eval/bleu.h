@@ -3,13 +3,15 @@
 // count over references, closest reference length, smoothing methods, and the signature string.
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 namespace synmt::eval {
 
 struct BleuOptions {
-  std::string tokenize = "13a";  // 13a | none
+  std::string tokenize = "13a";  // 13a | intl | zh | char | none | ja-mecab
+  std::string mecab_dicdir;       // ja-mecab: IPAdic directory (empty = MeCab default)
   std::string smooth = "exp";    // exp | floor | add-k | none
   double smooth_value = -1;      // <0: sacreBLEU's default for the method (floor 0.1, add-k 1)
   bool lowercase = false;
@@ -32,8 +34,6 @@ struct BleuResult {
   std::array<double, BleuOptions::kMaxOrder> reported_counts{}, reported_totals{};
 };
 
-std::string tokenize_13a(const std::string& line);
-
 class Bleu {
  public:
   explicit Bleu(BleuOptions options);
@@ -53,6 +53,7 @@ class Bleu {
   BleuResult score_impl(const BleuStats& total) const;
   std::string preprocess(const std::string& line) const;
   BleuOptions options_;
+  std::function<std::string(const std::string&)> tokenizer_;
 };
 
 }  // namespace synmt::eval

@@ -81,7 +81,8 @@ int main(int argc_in, char** argv_in) {
   uint64_t seed = 12345;
   CLI::App *bleu = nullptr, *chrf = nullptr, *paired = nullptr, *ribes = nullptr;
   auto add_bleu_flags = [&](CLI::App* c) {
-    c->add_option("-t,--tokenize", bleu_options.tokenize, "13a | none")->capture_default_str();
+    c->add_option("-t,--tokenize", bleu_options.tokenize, "13a | intl | zh | char | none | ja-mecab")->capture_default_str();
+    c->add_option("--mecab-dicdir", bleu_options.mecab_dicdir, "IPAdic directory for ja-mecab (default: MeCab's)");
     c->add_option("-s,--smooth-method", bleu_options.smooth, "exp | floor | add-k | none")->capture_default_str();
     c->add_option("--smooth-value", bleu_options.smooth_value, "for floor / add-k");
     c->add_flag("--effective-order", bleu_options.effective_order);

@@ -36,6 +36,21 @@ def perturb(lines, seed):
     return out
 
 
+def perturb_chars(lines, seed):
+    """Deletes and swaps characters (for scripts without word spaces)."""
+    rng = random.Random(seed)
+    out = []
+    for line in lines:
+        chars = list(line)
+        if len(chars) > 4 and rng.random() < 0.6:
+            del chars[rng.randrange(len(chars))]
+        if len(chars) > 4 and rng.random() < 0.4:
+            i = rng.randrange(len(chars) - 1)
+            chars[i], chars[i + 1] = chars[i + 1], chars[i]
+        out.append("".join(chars))
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--score", required=True)
@@ -84,6 +99,33 @@ def main():
                             failed += 1
                             print(f"MISMATCH {name}: synmt {ours['score']:.6f} {ours['counts']} vs "
                                   f"sacrebleu {theirs.score:.6f} {theirs.counts}")
+        # every other tokeniser on real text of its language (perturbed copies where no system exists)
+        import ipadic
+        w = f"{d}/eval/wmt22/generaltest2022"
+        zh = read(f"{w}.zh-en.src.zh.gz")
+        tok_cases = [
+            ("intl", read(f"{w}.de-en.hyp.Online-B.en.gz"), read(f"{w}.de-en.ref.A.en.gz"), []),
+            ("intl", read(f"{w}.en-de.hyp.Online-W.de.gz"), read(f"{w}.en-de.ref.A.de.gz"), []),
+            ("char", read(f"{w}.en-de.hyp.Online-W.de.gz"), read(f"{w}.en-de.ref.A.de.gz"), []),
+            ("none", read(f"{w}.de-en.hyp.Online-B.en.gz"), read(f"{w}.de-en.ref.A.en.gz"), []),
+            ("zh", perturb_chars(zh, 5), zh, []),
+            ("ja-mecab", read(f"{w}.en-ja.hyp.Online-B.ja.gz"), read(f"{w}.en-ja.ref.A.ja.gz"),
+             ["--mecab-dicdir", ipadic.DICDIR]),
+        ]
+        for k, (tok, hyp, ref, extra) in enumerate(tok_cases):
+            hp, rp = f"{tmp}/tok_hyp{k}", f"{tmp}/tok_ref{k}"
+            open(hp, "w", encoding="utf-8").write("\n".join(hyp) + "\n")
+            open(rp, "w", encoding="utf-8").write("\n".join(ref) + "\n")
+            cmd = [args.score, "bleu", "--format", "json", "-t", tok, "-r", rp, hp] + extra
+            ours = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+            theirs = sacrebleu.corpus_bleu(hyp, [ref], tokenize=tok)
+            ok = round(ours["score"], 4) == round(theirs.score, 4) and ours["counts"] == theirs.counts
+            if ok:
+                passed += 1
+            else:
+                failed += 1
+                print(f"MISMATCH tokenize={tok} case {k}: synmt {ours['score']:.6f} {ours['counts']} vs "
+                      f"sacrebleu {theirs.score:.6f} {theirs.counts}")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "eval/bleu.h"
+#include "eval/bleu_tokenizers.h"
 
 using synmt::eval::Bleu;
 using synmt::eval::BleuOptions;

@@ -1,0 +1,236 @@
+#include "eval/bleu_tokenizers.h"
+
+#include <mecab.h>
+#include <unicode/uchar.h>
+
+#include <memory>
+#include <stdexcept>
+
+#include "core/utf8.h"
+
+namespace synmt::eval {
+namespace {
+std::string join_words(const std::string& s) {
+  std::string out;
+  for (const auto& w : utf8::split_python_whitespace(s)) {
+    if (!out.empty()) out.push_back(' ');
+    out += w;
+  }
+  return out;
+}
+
+std::string python_strip(const std::string& s) {
+  std::u32string u = utf8::decode(s);
+  std::size_t b = 0, e = u.size();
+  while (b < e && utf8::is_python_space(u[b])) ++b;
+  while (e > b && utf8::is_python_space(u[e - 1])) --e;
+  return utf8::encode(u.substr(b, e - b));
+}
+
+void replace_all(std::string& s, const std::string& from, const std::string& to) {
+  for (std::size_t p = 0; (p = s.find(from, p)) != std::string::npos; p += to.size()) s.replace(p, from.size(), to);
+}
+
+bool in_13a_punct(unsigned char c) {  // [\{-\~\[-\` -\&\(-\+\:-\@\/]
+  return (c >= 0x7B && c <= 0x7E) || (c >= 0x5B && c <= 0x60) || (c >= 0x20 && c <= 0x26) ||
+         (c >= 0x28 && c <= 0x2B) || (c >= 0x3A && c <= 0x40) || c == 0x2F;
+}
+bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+
+// The regex substitutions of sacreBLEU's TokenizerRegexp, each a left-to-right, non-overlapping scan.
+// All patterns are ASCII, and a multi-byte UTF-8 character never matches [0-9] or the punctuation
+// class, so scanning bytes gives the same result as scanning code points (a [^0-9] group may be
+// the last byte of a multi-byte character, which is copied unchanged either way).
+std::string regexp_tokenize(const std::string& in) {
+  std::string a;
+  a.reserve(in.size() * 2);
+  for (unsigned char c : in) {
+    if (in_13a_punct(c)) {
+      a.push_back(' ');
+      a.push_back(static_cast<char>(c));
+      a.push_back(' ');
+    } else {
+      a.push_back(static_cast<char>(c));
+    }
+  }
+  std::string b;  // ([^0-9])([\.,]) -> \1 \2 (space after)
+  b.reserve(a.size() * 2);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (i + 1 < a.size() && !is_digit(a[i]) && (a[i + 1] == '.' || a[i + 1] == ',')) {
+      b.push_back(a[i]);
+      b.push_back(' ');
+      b.push_back(a[i + 1]);
+      b.push_back(' ');
+      ++i;
+    } else {
+      b.push_back(a[i]);
+    }
+  }
+  std::string c;  // ([\.,])([^0-9]) -> " \1 \2"
+  c.reserve(b.size() * 2);
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    if (i + 1 < b.size() && (b[i] == '.' || b[i] == ',') && !is_digit(b[i + 1])) {
+      c.push_back(' ');
+      c.push_back(b[i]);
+      c.push_back(' ');
+      // the second group is a whole character: copy all of its bytes
+      std::size_t j = i + 1;
+      c.push_back(b[j]);
+      if (static_cast<unsigned char>(b[j]) >= 0xC0)
+        while (j + 1 < b.size() && (static_cast<unsigned char>(b[j + 1]) & 0xC0) == 0x80) c.push_back(b[++j]);
+      i = j;
+    } else {
+      c.push_back(b[i]);
+    }
+  }
+  std::string d;  // ([0-9])(-) -> "\1 \2 "
+  d.reserve(c.size() * 2);
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    if (i + 1 < c.size() && is_digit(c[i]) && c[i + 1] == '-') {
+      d.push_back(c[i]);
+      d += " - ";
+      ++i;
+    } else {
+      d.push_back(c[i]);
+    }
+  }
+  std::string out;
+  for (const auto& w : utf8::split_python_whitespace(d)) {
+    if (!out.empty()) out.push_back(' ');
+    out += w;
+  }
+  return out;
+}
+
+bool in_gc(char32_t c, uint32_t mask) { return (U_GET_GC_MASK(static_cast<UChar32>(c)) & mask) != 0; }
+
+// sacreBLEU's _UCODE_RANGES, compared as Python compares strings. Two of its bounds are written
+// '\u20000' and '\u2f800', i.e. two characters each ('\u2000' '0'); a single character c lies
+// between such bounds when U+2000 < c <= U+2A6D (resp. U+2F80 < c <= U+2FA1). Reproduced, since
+// the tokenisation (and BLEU) depends on it.
+bool is_sacrebleu_chinese(char32_t c) {
+  static const std::pair<char32_t, char32_t> ranges[] = {
+      {0x3400, 0x4db5}, {0x4e00, 0x9fa5}, {0x9fa6, 0x9fbb}, {0xf900, 0xfa2d}, {0xfa30, 0xfa6a}, {0xfa70, 0xfad9},
+      {0x2001, 0x2a6d}, {0x2f81, 0x2fa1}, {0xff00, 0xffef}, {0x2e80, 0x2eff}, {0x3000, 0x303f}, {0x31c0, 0x31ef},
+      {0x2f00, 0x2fdf}, {0x2ff0, 0x2fff}, {0x3100, 0x312f}, {0x31a0, 0x31bf}, {0xfe10, 0xfe1f}, {0xfe30, 0xfe4f},
+      {0x2600, 0x26ff}, {0x2700, 0x27bf}, {0x3200, 0x32ff}, {0x3300, 0x33ff}};
+  for (const auto& [a, b] : ranges)
+    if (c >= a && c <= b) return true;
+  return false;
+}
+
+class MecabWakati {
+ public:
+  explicit MecabWakati(const std::string& dicdir) {
+    std::string args = "-Owakati";
+    if (!dicdir.empty()) args += " -d " + dicdir;
+    tagger_ = mecab_new2(args.c_str());
+    if (tagger_ == nullptr)
+      throw std::invalid_argument("MeCab could not start (" + args + "): " + std::string(mecab_strerror(nullptr)));
+  }
+  ~MecabWakati() { mecab_destroy(tagger_); }
+  std::string parse(const std::string& line) {
+    const char* out = mecab_sparse_tostr(tagger_, line.c_str());
+    if (out == nullptr) throw std::runtime_error(std::string("MeCab: ") + mecab_strerror(tagger_));
+    return out;
+  }
+
+ private:
+  mecab_t* tagger_;
+};
+}  // namespace
+
+std::string tokenize_13a(const std::string& line_in) {
+  std::string line = line_in;
+  replace_all(line, "<skipped>", "");
+  replace_all(line, "-\n", "");
+  replace_all(line, "\n", " ");
+  if (line.find('&') != std::string::npos) {
+    replace_all(line, "&quot;", "\"");
+    replace_all(line, "&amp;", "&");
+    replace_all(line, "&lt;", "<");
+    replace_all(line, "&gt;", ">");
+  }
+  return regexp_tokenize(" " + line + " ");
+}
+
+
+std::string tokenize_intl(const std::string& line) {
+  std::u32string s = utf8::decode(line), a, b, c;
+  const uint32_t P = U_GC_P_MASK, N = U_GC_N_MASK, S = U_GC_S_MASK;
+  for (std::size_t i = 0; i < s.size(); ++i) {  // (\P{N})(\p{P}) -> "\1 \2 "
+    if (i + 1 < s.size() && !in_gc(s[i], N) && in_gc(s[i + 1], P)) {
+      a += s[i];
+      a += U' ';
+      a += s[i + 1];
+      a += U' ';
+      ++i;
+    } else {
+      a += s[i];
+    }
+  }
+  for (std::size_t i = 0; i < a.size(); ++i) {  // (\p{P})(\P{N}) -> " \1 \2"
+    if (i + 1 < a.size() && in_gc(a[i], P) && !in_gc(a[i + 1], N)) {
+      b += U' ';
+      b += a[i];
+      b += U' ';
+      b += a[i + 1];
+      ++i;
+    } else {
+      b += a[i];
+    }
+  }
+  for (char32_t ch : b) {  // (\p{S}) -> " \1 "
+    if (in_gc(ch, S)) {
+      c += U' ';
+      c += ch;
+      c += U' ';
+    } else {
+      c += ch;
+    }
+  }
+  return join_words(utf8::encode(c));
+}
+
+std::string tokenize_zh(const std::string& line) {
+  std::u32string out;
+  for (char32_t ch : utf8::decode(python_strip(line))) {
+    if (is_sacrebleu_chinese(ch)) {
+      out += U' ';
+      out += ch;
+      out += U' ';
+    } else {
+      out += ch;
+    }
+  }
+  return regexp_tokenize(utf8::encode(out));
+}
+
+std::string tokenize_char(const std::string& line) {
+  std::string out;
+  for (std::size_t i = 0; i < line.size();) {
+    std::size_t start = i;
+    char32_t ch = utf8::next(line, i);
+    if (utf8::is_python_space(ch)) continue;
+    if (!out.empty()) out.push_back(' ');
+    out.append(line, start, i - start);
+  }
+  return out;
+}
+
+std::string tokenize_none(const std::string& line) { return join_words(line); }
+
+std::function<std::string(const std::string&)> make_bleu_tokenizer(const std::string& name, const std::string& dicdir) {
+  if (name == "13a") return tokenize_13a;
+  if (name == "intl") return tokenize_intl;
+  if (name == "zh") return tokenize_zh;
+  if (name == "char") return tokenize_char;
+  if (name == "none") return tokenize_none;
+  if (name == "ja-mecab") {
+    auto mecab = std::make_shared<MecabWakati>(dicdir);
+    return [mecab](const std::string& line) { return python_strip(mecab->parse(python_strip(line))); };
+  }
+  throw std::invalid_argument("unknown BLEU tokenizer '" + name + "' (have: 13a, intl, zh, char, none, ja-mecab)");
+}
+
+}  // namespace synmt::eval
