@@ -151,6 +151,80 @@ std::vector<BootstrapSummary> paired_bootstrap(const std::vector<SegmentStats>& 
   return out;
 }
 
+std::vector<std::vector<uint8_t>> ar_selections(std::size_t n, int n_trials, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::vector<uint8_t>> out(static_cast<std::size_t>(n_trials), std::vector<uint8_t>(n));
+  for (auto& trial : out)
+    for (auto& v : trial) v = static_cast<uint8_t>(rng() & 1u);
+  return out;
+}
+
+std::vector<std::vector<uint8_t>> read_selections(const std::string& path, std::size_t n_segments) {
+  LineReader in(path);
+  std::vector<std::vector<uint8_t>> out;
+  std::string line, tok;
+  while (in.next(line)) {
+    std::istringstream ss(line);
+    std::vector<uint8_t> trial;
+    while (ss >> tok) {
+      if (tok == "1" || tok == "True" || tok == "true") trial.push_back(1);
+      else if (tok == "0" || tok == "False" || tok == "false") trial.push_back(0);
+      else in.fail("expected 0/1, got '" + tok + "'");
+    }
+    if (trial.size() != n_segments)
+      in.fail("trial has " + std::to_string(trial.size()) + " values, expected " + std::to_string(n_segments));
+    out.push_back(std::move(trial));
+  }
+  if (out.empty()) throw InputError(path, 0, "no trials");
+  return out;
+}
+
+std::vector<BootstrapSummary> paired_ar(const std::vector<SegmentStats>& systems, const ScoreFn& score,
+                                        const std::vector<std::vector<uint8_t>>& selections, int threads) {
+  auto total = [](const SegmentStats& s) {
+    std::vector<double> sum(s.empty() ? 0 : s[0].size(), 0.0);
+    for (const auto& row : s)
+      for (std::size_t k = 0; k < sum.size(); ++k) sum[k] += row[k];
+    return sum;
+  };
+  std::vector<BootstrapSummary> out(systems.size());
+  const auto base_total = total(systems[0]);
+  out[0].score = score(base_total);
+  auto work = [&](std::size_t s) {
+    const auto sys_total = total(systems[s]);
+    out[s].score = score(sys_total);
+    const double observed = std::abs(out[0].score - out[s].score);
+    const std::size_t dims = sys_total.size();
+    std::vector<double> a(dims), b(dims);
+    std::size_t c = 0;
+    for (const auto& trial : selections) {
+      // A = system totals with the selected rows swapped for the baseline's; B = the complement
+      a = sys_total;
+      b = base_total;
+      for (std::size_t i = 0; i < trial.size(); ++i) {
+        if (!trial[i]) continue;
+        const auto& rb = systems[0][i];
+        const auto& rs = systems[s][i];
+        for (std::size_t k = 0; k < dims; ++k) {
+          a[k] += rb[k] - rs[k];
+          b[k] += rs[k] - rb[k];
+        }
+      }
+      c += std::abs(score(a) - score(b)) > observed ? 1 : 0;
+    }
+    out[s].p_value = static_cast<double>(c + 1) / static_cast<double>(selections.size() + 1);
+    out[s].mean = out[s].ci = 0;
+  };
+  std::vector<std::thread> pool;
+  const std::size_t nthreads = static_cast<std::size_t>(std::max(1, threads));
+  for (std::size_t t = 0; t < nthreads; ++t)
+    pool.emplace_back([&, t]() {
+      for (std::size_t i = 1 + t; i < systems.size(); i += nthreads) work(i);
+    });
+  for (auto& th : pool) th.join();
+  return out;
+}
+
 double koehn_p_value(const std::vector<double>& baseline_scores, const std::vector<double>& system_scores) {
   std::size_t not_better = 0;
   for (std::size_t k = 0; k < baseline_scores.size(); ++k) not_better += system_scores[k] <= baseline_scores[k] ? 1 : 0;

@@ -44,6 +44,16 @@ std::vector<BootstrapSummary> paired_bootstrap(const std::vector<SegmentStats>& 
                                                const std::vector<std::vector<int32_t>>& indices, int threads,
                                                bool float32_scores = false);
 
+// Approximate randomisation as sacreBLEU's --paired-ar: in every trial each segment's statistics
+// are swapped between baseline and system with probability 1/2 (selections[t][i] = 1: the
+// baseline's row goes to side A); the statistic is |score(A) - score(B)| and
+// p = (c + 1) / (n + 1), c = #{trial statistic > observed |score(sys) - score(base)|}.
+std::vector<std::vector<uint8_t>> ar_selections(std::size_t n_segments, int n_trials, uint64_t seed);
+// One trial per line: n_segments values 0/1 (or true/false) separated by spaces.
+std::vector<std::vector<uint8_t>> read_selections(const std::string& path, std::size_t n_segments);
+std::vector<BootstrapSummary> paired_ar(const std::vector<SegmentStats>& systems, const ScoreFn& score,
+                                        const std::vector<std::vector<uint8_t>>& selections, int threads);
+
 // Koehn (2004) / Moses style: fraction of resamples in which the system is NOT better than the
 // baseline (one-sided), reported as its p-value.
 double koehn_p_value(const std::vector<double>& baseline_scores, const std::vector<double>& system_scores);

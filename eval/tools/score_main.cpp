@@ -79,7 +79,9 @@ int main(int argc_in, char** argv_in) {
   std::string hyp_path = "-", format = "text", baseline, metric = "bleu", indices_path, dump_path;
   int width = 1, samples = 1000, threads = 2;
   uint64_t seed = 12345;
-  CLI::App *bleu = nullptr, *chrf = nullptr, *paired = nullptr, *ribes = nullptr;
+  CLI::App *bleu = nullptr, *chrf = nullptr, *paired = nullptr, *ribes = nullptr, *paired_ar = nullptr;
+  std::string selections_path;
+  int trials = 10000;
   auto add_bleu_flags = [&](CLI::App* c) {
     c->add_option("-t,--tokenize", bleu_options.tokenize, "13a | intl | zh | char | none | ja-mecab")->capture_default_str();
     c->add_option("--mecab-dicdir", bleu_options.mecab_dicdir, "IPAdic directory for ja-mecab (default: MeCab's)");
@@ -107,7 +109,8 @@ int main(int argc_in, char** argv_in) {
         app.require_subcommand(1);
         for (auto* c : {bleu = app.add_subcommand("bleu", "corpus BLEU"), chrf = app.add_subcommand("chrf", "chrF / chrF++"),
                         ribes = app.add_subcommand("ribes", "RIBES 1.03.1 (score in [0,1])"),
-                        paired = app.add_subcommand("paired-bs", "paired bootstrap resampling against a baseline")}) {
+                        paired = app.add_subcommand("paired-bs", "paired bootstrap resampling against a baseline"),
+                        paired_ar = app.add_subcommand("paired-ar", "approximate randomisation against a baseline")}) {
           c->add_option("-r,--ref", ref_paths, "reference file (repeat -r for several references)")
               ->required()
               ->expected(1)
@@ -134,11 +137,20 @@ int main(int argc_in, char** argv_in) {
         paired->add_option("--resample-scores", dump_path, "write every resample's score: one line per system");
         add_bleu_flags(paired);
         add_chrf_flags(paired);
+        paired_ar->add_option("--baseline", baseline, "baseline system output")->required();
+        paired_ar->add_option("systems", systems, "system outputs compared with the baseline")->required();
+        paired_ar->add_option("-m,--metric", metric, "bleu | chrf | ribes")->capture_default_str();
+        paired_ar->add_option("--trials", trials, "number of randomisation trials")->capture_default_str();
+        paired_ar->add_option("--seed", seed)->capture_default_str();
+        paired_ar->add_option("--selections", selections_path, "replay trials: one line of 0/1 per trial");
+        paired_ar->add_option("--threads", threads)->capture_default_str();
+        add_bleu_flags(paired_ar);
+        add_chrf_flags(paired_ar);
         paired->add_option("--ribes-alpha", ribes_options.alpha)->capture_default_str();
         paired->add_option("--ribes-beta", ribes_options.beta)->capture_default_str();
       },
       [&]() {
-        if (paired->parsed()) chrf_options.lowercase = bleu_options.lowercase;
+        if (paired->parsed() || paired_ar->parsed()) chrf_options.lowercase = bleu_options.lowercase;
         if (ribes->parsed()) {
           auto hyps = read_segments(hyp_path);
           auto refs = read_references(ref_paths, hyps.size(), hyp_path);
@@ -219,8 +231,9 @@ int main(int argc_in, char** argv_in) {
             throw synmt::InputError(names[i], 0, "has " + std::to_string(outputs[i].size()) + " lines, the baseline " +
                                                      std::to_string(outputs[0].size()));
         const std::size_t n = outputs[0].size();
-        auto indices = indices_path.empty() ? synmt::eval::bootstrap_indices(n, samples, seed)
-                                            : synmt::eval::read_indices(indices_path, n);
+        std::vector<std::vector<int32_t>> indices;
+        if (paired->parsed())
+          indices = indices_path.empty() ? synmt::eval::bootstrap_indices(n, samples, seed) : synmt::eval::read_indices(indices_path, n);
         std::vector<synmt::eval::SegmentStats> stats;
         synmt::eval::ScoreFn exact, resampled;
         std::string signature;
@@ -250,7 +263,15 @@ int main(int argc_in, char** argv_in) {
         } else {
           throw synmt::ConfigError("--metric: expected bleu, chrf or ribes, got '" + metric + "'");
         }
-        auto results = synmt::eval::paired_bootstrap(stats, exact, resampled, indices, threads, metric == "chrf");
+        std::vector<synmt::eval::BootstrapSummary> results;
+        if (paired_ar->parsed()) {
+          auto selections = selections_path.empty() ? synmt::eval::ar_selections(n, trials, seed)
+                                                    : synmt::eval::read_selections(selections_path, n);
+          results = synmt::eval::paired_ar(stats, exact, selections, threads);
+          signature += "|ar:" + std::to_string(selections.size()) + (selections_path.empty() ? "|seed:" + std::to_string(seed) : "|selections:file");
+        } else {
+          results = synmt::eval::paired_bootstrap(stats, exact, resampled, indices, threads, metric == "chrf");
+        }
         if (!dump_path.empty()) {
           synmt::AtomicFile dump(dump_path);
           for (const auto& r : results) {
@@ -265,7 +286,8 @@ int main(int argc_in, char** argv_in) {
           }
           dump.commit();
         }
-        signature += "|bs:" + std::to_string(indices.size()) + (indices_path.empty() ? "|seed:" + std::to_string(seed) : "|indices:file");
+        if (paired->parsed())
+          signature += "|bs:" + std::to_string(indices.size()) + (indices_path.empty() ? "|seed:" + std::to_string(seed) : "|indices:file");
         if (format == "json") {
           synmt::Json out = synmt::Json::array();
           for (std::size_t i = 0; i < names.size(); ++i) {

@@ -86,6 +86,21 @@ def main():
             same = len(our_scores) == len(ref_scores) and all(a == b.score for a, b in zip(our_scores, ref_scores))
             worst = max(abs(a - b.score) for a, b in zip(our_scores, ref_scores))
             check(f"paired-bs {metric_name} per-resample scores identical", same, f"max difference {worst}")
+        # approximate randomisation: replay sacreBLEU's own trial selections
+        trials = max(200, args.samples)
+        sel = np.random.default_rng(12345).integers(2, size=(trials, n_seg), dtype=bool)
+        sel_path = f"{tmp}/selections"
+        np.savetxt(sel_path, sel.astype(int), fmt="%d")
+        for metric_name, metric in (("bleu", BLEU(references=refs)), ("chrf", CHRF(references=refs))):
+            named = [(n, outputs[n]) for n in names]
+            _, scores = PairedTest(named, {metric_name: metric}, references=None, test_type="ar", n_samples=trials)()
+            theirs = list(scores.values())[1]
+            cmd = [args.score, "paired-ar", "-r", ref_path, "--baseline", paths[names[0]], "--metric", metric_name,
+                   "--selections", sel_path, "--format", "json"] + [paths[n] for n in names[1:]]
+            ours = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+            for k in range(1, len(names)):
+                check(f"paired-ar {metric_name} {names[k]} p-value", ours[k]["p_value"] == theirs[k].p_value,
+                      f"{ours[k]['p_value']} vs {theirs[k].p_value}")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 
