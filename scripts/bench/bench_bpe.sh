@@ -11,7 +11,7 @@ M=$DATA/parallel/multi30k-task1
 { zcat "$M/train.en.gz"; zcat "$M/train.de.gz"; } > "$T/joint"
 for i in 1 2 3 4; do cat "$T/joint"; done > "$T/big"
 now() { date +%s.%N; }
-t0=$(now); .venv/bin/subword-nmt learn-bpe -s 8000 < "$T/joint" > "$T/ref.codes"; t1=$(now)
+t0=$(now); .venv/bin/subword-nmt learn-bpe -s 8000 < "$T/joint" > "$T/ref.codes" 2>/dev/null; t1=$(now)
 build/bin/synmt-bpe learn -s 8000 < "$T/joint" > "$T/our.codes" 2>/dev/null; t2=$(now)
 cmp -s "$T/ref.codes" "$T/our.codes" && echo "learn: codes identical" || echo "learn: CODES DIFFER"
 t3=$(now); .venv/bin/subword-nmt apply-bpe -c "$T/ref.codes" < "$T/big" > "$T/ref.out"; t4=$(now)

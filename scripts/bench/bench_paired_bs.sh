@@ -11,9 +11,9 @@ trap 'rm -rf "$T"' EXIT
 W=$DATA/eval/wmt22/generaltest2022
 SYSTEMS=(Online-B JDExploreAcademy Lan-Bridge Online-A Online-G Online-W Online-Y PROMT)
 for s in "${SYSTEMS[@]}"; do
-  { zcat "$W.de-en.hyp.$s.en.gz"; zcat "$W.en-de.hyp.$s.de.gz" | head -n 1016; } > "$T/$s"
+  { zcat "$W.de-en.hyp.$s.en.gz"; zcat "$W.en-de.hyp.$s.de.gz" | awk 'NR <= 1016'; } > "$T/$s"
 done
-{ zcat "$W.de-en.ref.A.en.gz"; zcat "$W.en-de.ref.A.de.gz" | head -n 1016; } > "$T/ref"
+{ zcat "$W.de-en.ref.A.en.gz"; zcat "$W.en-de.ref.A.de.gz" | awk 'NR <= 1016'; } > "$T/ref"
 wc -l < "$T/ref"
 now() { date +%s.%N; }
 t0=$(now)
