@@ -17,6 +17,12 @@ for _table, _spec in config["tables"].items():
     for _system in _spec["systems"]:
         if _system not in SYSTEMS:
             raise ValueError(f"tables.{_table}: unknown system '{_system}'")
+for _table, _spec in config["tables"].items():
+    _pairs = {SYSTEMS[s]["pair"] for s in _spec["systems"]}
+    if len(_pairs) > 1:
+        raise ValueError(f"tables.{_table}: systems translate different pairs {sorted(_pairs)}; a table compares one test set")
+    if _spec.get("baseline") and _spec["baseline"] not in _spec["systems"]:
+        raise ValueError(f"tables.{_table}.baseline: '{_spec['baseline']}' is not one of the table's systems")
 for _pair, _spec in PAIRS.items():
     if _spec["corpus"] not in CORPORA:
         raise ValueError(f"pairs.{_pair}.corpus: '{_spec['corpus']}' is not in {config['corpora']}")
@@ -64,3 +70,18 @@ def bpe_input(w):
     """Training text is cleaned before BPE; valid/test are only tokenised."""
     stage = "clean" if w.split == "train" else "tok"
     return f"{WORK}/{w.pair}/{stage}/{w.split}.{w.side}"
+
+
+# synmt-score flags per metric (the scorers' defaults are sacreBLEU's / RIBES.py's)
+METRIC_FLAGS = {"bleu": "", "chrf": "", "ribes": ""}
+
+
+def table_systems(table):
+    """Systems of a table, the baseline first."""
+    spec = config["tables"][table]
+    baseline = spec.get("baseline", spec["systems"][0])
+    return [baseline] + [s for s in spec["systems"] if s != baseline]
+
+
+def table_metrics(table):
+    return config["tables"][table].get("metrics", ["bleu"])

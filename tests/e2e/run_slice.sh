@@ -14,6 +14,9 @@ test -s "$table" || { echo "no table"; exit 1; }
 cat "$table"
 grep -Eq '^\| rnn_demo \| multi30k_en_de \| [0-9]+\.[0-9]{2} \|' "$table" || { echo "table row malformed"; exit 1; }
 grep -q 'first 500 lines' "$table" || { echo "scale not stated"; exit 1; }
+grep -Eq '^\| rnn_demo_seed2 \| multi30k_en_de \| [0-9]+\.[0-9]{2} \| [0-9]+\.[0-9]{2} \| (0|1)\.[0-9]{4} \|' "$table" \
+  || { echo "second row lacks chrF or its p-value"; exit 1; }
+grep -q '| baseline |' "$table" || { echo "baseline row not marked"; exit 1; }
 test "$(wc -l < "$T/results/systems/rnn_demo/hyp.test.txt")" -eq 500 || { echo "wrong hypothesis count"; exit 1; }
 "${SM[@]}" -n > "$T/dry.txt" 2>&1
 grep -q "Nothing to be done" "$T/dry.txt" || { echo "second run would redo work:"; cat "$T/dry.txt"; exit 1; }
