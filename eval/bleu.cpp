@@ -67,6 +67,168 @@ int64_t extract_ngrams(const std::string& line, NgramCounts& counts) {
 }
 }  // namespace
 
+namespace {
+constexpr uint64_t kUnknownId = 0x7FFF;  // a hypothesis token absent from every reference
+constexpr std::size_t kMaxLocalTokens = 0x7FFF;
+
+// n-gram of local ids (15 bits each) with its order in the top bits: equal keys = equal n-grams
+uint64_t pack(const std::vector<uint64_t>& ids, std::size_t start, int n) {
+  uint64_t key = static_cast<uint64_t>(n) << 60;
+  for (int k = 0; k < n; ++k) key |= ids[start + k] << (15 * k);
+  return key;
+}
+
+// Sorted (key, count) of every n-gram (orders 1..4) without unknown tokens.
+std::vector<std::pair<uint64_t, int64_t>> count_keys(const std::vector<uint64_t>& ids) {
+  std::vector<uint64_t> keys;
+  keys.reserve(ids.size() * BleuOptions::kMaxOrder);
+  for (int n = 1; n <= BleuOptions::kMaxOrder; ++n)
+    for (std::size_t i = 0; i + n <= ids.size(); ++i) {
+      bool known = true;
+      for (int k = 0; k < n && known; ++k) known = ids[i + k] != kUnknownId;
+      if (known) keys.push_back(pack(ids, i, n));
+    }
+  std::sort(keys.begin(), keys.end());
+  std::vector<std::pair<uint64_t, int64_t>> counts;
+  for (uint64_t k : keys) {
+    if (!counts.empty() && counts.back().first == k) ++counts.back().second;
+    else counts.emplace_back(k, 1);
+  }
+  return counts;
+}
+
+template <class Tokens>
+std::vector<uint64_t> local_ids(const Tokens& tokens, const std::vector<std::string>& vocab) {
+  std::vector<uint64_t> ids;
+  ids.reserve(tokens.size());
+  for (const auto& t : tokens) {
+    std::string_view tv(t);
+    auto it = std::lower_bound(vocab.begin(), vocab.end(), tv, [](const std::string& a, std::string_view b) { return std::string_view(a) < b; });
+    ids.push_back(it != vocab.end() && std::string_view(*it) == tv ? static_cast<uint64_t>(it - vocab.begin()) : kUnknownId);
+  }
+  return ids;
+}
+
+uint64_t mix(uint64_t k) {  // splitmix64 finaliser: spreads the packed keys over the table
+  k ^= k >> 30;
+  k *= 0xbf58476d1ce4e5b9ULL;
+  k ^= k >> 27;
+  k *= 0x94d049bb133111ebULL;
+  return k ^ (k >> 31);
+}
+
+// Python str.split() into views of `s` (valid while s lives): no allocation per token.
+std::vector<std::string_view> split_views(const std::string& s) {
+  std::vector<std::string_view> out;
+  std::size_t i = 0, start = 0;
+  bool in_word = false;
+  while (i < s.size()) {
+    std::size_t here = i;
+    bool space = utf8::is_python_space(utf8::next(s, i));
+    if (space && in_word) out.emplace_back(s.data() + start, here - start);
+    if (!space && !in_word) start = here;
+    in_word = !space;
+  }
+  if (in_word) out.emplace_back(s.data() + start, s.size() - start);
+  return out;
+}
+}  // namespace
+
+std::vector<PreparedReference> Bleu::prepare_references(const std::vector<std::vector<std::string>>& refs) const {
+  const std::size_t n = refs.empty() ? 0 : refs[0].size();
+  std::vector<PreparedReference> out(n);
+  std::vector<std::string> tokenised(refs.size());
+  std::vector<std::vector<std::string_view>> tokens(refs.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    PreparedReference& p = out[i];
+    for (std::size_t r = 0; r < refs.size(); ++r) {
+      tokenised[r] = preprocess(refs[r][i]);
+      tokens[r] = split_views(tokenised[r]);
+      for (auto t : tokens[r]) p.vocab.emplace_back(t);
+      p.lengths.push_back(static_cast<int64_t>(tokens[r].size()));
+    }
+    std::sort(p.vocab.begin(), p.vocab.end());
+    p.vocab.erase(std::unique(p.vocab.begin(), p.vocab.end()), p.vocab.end());
+    if (p.vocab.size() >= kMaxLocalTokens) throw std::invalid_argument("segment " + std::to_string(i + 1) + " has too many distinct reference tokens");
+    for (std::size_t r = 0; r < refs.size(); ++r) {
+      auto counts = count_keys(local_ids(tokens[r], p.vocab));  // NOLINT(performance)
+      if (r == 0) {
+        p.max_counts = std::move(counts);
+        continue;
+      }
+      std::vector<std::pair<uint64_t, int64_t>> merged;  // element-wise max of two sorted lists
+      std::size_t a = 0, b = 0;
+      while (a < p.max_counts.size() || b < counts.size()) {
+        if (b == counts.size() || (a < p.max_counts.size() && p.max_counts[a].first < counts[b].first)) merged.push_back(p.max_counts[a++]);
+        else if (a == p.max_counts.size() || counts[b].first < p.max_counts[a].first) merged.push_back(counts[b++]);
+        else merged.emplace_back(counts[b].first, std::max(counts[b].second, p.max_counts[a].second)), ++a, ++b;
+      }
+      p.max_counts = std::move(merged);
+    }
+    std::size_t size = 16;
+    while (size < 2 * p.max_counts.size()) size *= 2;
+    p.slots.assign(size, -1);
+    for (std::size_t j = 0; j < p.max_counts.size(); ++j) {
+      std::size_t s = mix(p.max_counts[j].first) & (size - 1);
+      while (p.slots[s] >= 0) s = (s + 1) & (size - 1);
+      p.slots[s] = static_cast<int32_t>(j);
+    }
+  }
+  return out;
+}
+
+int32_t PreparedReference::find(uint64_t key) const {
+  const std::size_t mask = slots.size() - 1;
+  for (std::size_t s = mix(key) & mask;; s = (s + 1) & mask) {
+    int32_t j = slots[s];
+    if (j < 0 || max_counts[static_cast<std::size_t>(j)].first == key) return j;
+  }
+}
+
+BleuStats Bleu::segment_stats(const std::string& hyp_raw, const PreparedReference& ref) const {
+  BleuStats s;
+  const std::string tokenised = preprocess(hyp_raw);
+  auto tokens = split_views(tokenised);
+  s.sys_len = static_cast<int64_t>(tokens.size());
+  for (int n = 1; n <= BleuOptions::kMaxOrder; ++n) s.total[n - 1] = std::max<int64_t>(0, s.sys_len - n + 1);
+  int64_t closest_diff = -1, closest = -1;
+  for (int64_t len : ref.lengths) {
+    int64_t diff = std::llabs(s.sys_len - len);
+    if (closest_diff == -1 || diff < closest_diff) closest_diff = diff, closest = len;
+    else if (diff == closest_diff && len < closest) closest = len;
+  }
+  s.ref_len = closest;
+  // clipped matches: each reference n-gram can be matched at most its (maximum) count of times,
+  // which sums to min(hyp count, ref count) per n-gram without sorting the hypothesis
+  const auto ids = local_ids(tokens, ref.vocab);
+  thread_local std::vector<int64_t> used;
+  thread_local std::vector<int32_t> touched;
+  if (used.size() < ref.max_counts.size()) used.resize(ref.max_counts.size(), 0);
+  for (int n = 1; n <= BleuOptions::kMaxOrder; ++n)
+    for (std::size_t i = 0; i + n <= ids.size(); ++i) {
+      bool known = true;
+      for (int k = 0; k < n && known; ++k) known = ids[i + k] != kUnknownId;
+      if (!known) continue;
+      int32_t j = ref.find(pack(ids, i, n));
+      if (j < 0) continue;
+      if (used[static_cast<std::size_t>(j)] == 0) touched.push_back(j);
+      if (used[static_cast<std::size_t>(j)] < ref.max_counts[static_cast<std::size_t>(j)].second) {
+        ++used[static_cast<std::size_t>(j)];
+        ++s.correct[n - 1];
+      }
+    }
+  for (int32_t j : touched) used[static_cast<std::size_t>(j)] = 0;
+  touched.clear();
+  return s;
+}
+
+std::vector<BleuStats> Bleu::corpus_stats(const std::vector<std::string>& hyps, const std::vector<PreparedReference>& refs) const {
+  std::vector<BleuStats> out;
+  out.reserve(hyps.size());
+  for (std::size_t i = 0; i < hyps.size(); ++i) out.push_back(segment_stats(hyps[i], refs.at(i)));
+  return out;
+}
+
 BleuStats Bleu::segment_stats(const std::string& hyp_raw, const std::vector<std::string>& refs) const {
   NgramCounts ref_max;
   std::vector<int64_t> ref_lens;
@@ -103,15 +265,9 @@ BleuStats Bleu::segment_stats(const std::string& hyp_raw, const std::vector<std:
 
 std::vector<BleuStats> Bleu::corpus_stats(const std::vector<std::string>& hyps,
                                           const std::vector<std::vector<std::string>>& refs) const {
-  std::vector<BleuStats> out;
-  out.reserve(hyps.size());
-  std::vector<std::string> seg_refs(refs.size());
-  for (std::size_t i = 0; i < hyps.size(); ++i) {
-    for (std::size_t r = 0; r < refs.size(); ++r) seg_refs[r] = refs[r].at(i);
-    out.push_back(segment_stats(hyps[i], seg_refs));
-  }
-  return out;
+  return corpus_stats(hyps, prepare_references(refs));
 }
+
 
 template <class Real>
 BleuResult Bleu::score_impl(const BleuStats& total_stats) const {

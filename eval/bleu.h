@@ -34,6 +34,17 @@ struct BleuResult {
   std::array<double, BleuOptions::kMaxOrder> reported_counts{}, reported_totals{};
 };
 
+// One segment's references prepared once (reused for every system scored against them): tokens
+// get segment-local ids, n-grams become packed 64-bit keys with their maximum count over refs.
+struct PreparedReference {
+  std::vector<std::string> vocab;  // sorted local token strings (id = position)
+  std::vector<std::pair<uint64_t, int64_t>> max_counts;  // sorted by key
+  std::vector<int64_t> lengths;
+  // open-addressing index into max_counts (power-of-two size, empty slots = -1)
+  std::vector<int32_t> slots;
+  int32_t find(uint64_t key) const;
+};
+
 class Bleu {
  public:
   explicit Bleu(BleuOptions options);
@@ -41,6 +52,10 @@ class Bleu {
   BleuStats segment_stats(const std::string& hyp, const std::vector<std::string>& refs) const;
   std::vector<BleuStats> corpus_stats(const std::vector<std::string>& hyps,
                                       const std::vector<std::vector<std::string>>& refs) const;
+  // refs[r][i] -> one PreparedReference per segment
+  std::vector<PreparedReference> prepare_references(const std::vector<std::vector<std::string>>& refs) const;
+  BleuStats segment_stats(const std::string& hyp, const PreparedReference& ref) const;
+  std::vector<BleuStats> corpus_stats(const std::vector<std::string>& hyps, const std::vector<PreparedReference>& refs) const;
   BleuResult score(const BleuStats& total) const { return score_impl<double>(total); }
   // sacreBLEU's bootstrap sums float32 statistics and NumPy keeps the precisions in float32;
   // this reproduces its per-resample scores bit for bit.

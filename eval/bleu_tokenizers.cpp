@@ -10,14 +10,35 @@
 
 namespace synmt::eval {
 namespace {
-std::string join_words(const std::string& s) {
+// ' '.join(s.split()) with Python's whitespace; ASCII bytes decided without decoding.
+std::string normalise_spaces(const std::string& s) {
   std::string out;
-  for (const auto& w : utf8::split_python_whitespace(s)) {
-    if (!out.empty()) out.push_back(' ');
-    out += w;
+  out.reserve(s.size());
+  bool pending = false;
+  for (std::size_t i = 0; i < s.size();) {
+    unsigned char ch = static_cast<unsigned char>(s[i]);
+    bool space;
+    std::size_t len = 1;
+    if (ch < 0x80) {
+      space = ch == ' ' || (ch >= 0x09 && ch <= 0x0D) || (ch >= 0x1C && ch <= 0x1F);
+    } else {
+      std::size_t j = i;
+      space = utf8::is_python_space(utf8::next(s, j));
+      len = j - i;
+    }
+    if (space) {
+      pending = !out.empty();
+    } else {
+      if (pending) out.push_back(' ');
+      pending = false;
+      out.append(s, i, len);
+    }
+    i += len;
   }
   return out;
 }
+
+std::string join_words(const std::string& s) { return normalise_spaces(s); }
 
 std::string python_strip(const std::string& s) {
   std::u32string u = utf8::decode(s);
@@ -42,64 +63,71 @@ bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
 // class, so scanning bytes gives the same result as scanning code points (a [^0-9] group may be
 // the last byte of a multi-byte character, which is copied unchanged either way).
 std::string regexp_tokenize(const std::string& in) {
-  std::string a;
-  a.reserve(in.size() * 2);
-  for (unsigned char c : in) {
-    if (in_13a_punct(c)) {
-      a.push_back(' ');
-      a.push_back(static_cast<char>(c));
-      a.push_back(' ');
-    } else {
-      a.push_back(static_cast<char>(c));
+  // Each pass writes into a reused buffer sized for its worst case (every byte padded).
+  thread_local std::string a, b, c, d;
+  auto pass = [](const std::string& src, std::string& dst, auto&& body) {
+    dst.resize(src.size() * 4 + 4);
+    char* out = dst.data();
+    body(src, out);
+    dst.resize(static_cast<std::size_t>(out - dst.data()));
+  };
+  pass(in, a, [](const std::string& s, char*& o) {  // punctuation class -> " c "
+    for (unsigned char ch : s) {
+      if (in_13a_punct(ch)) {
+        *o++ = ' ';
+        *o++ = static_cast<char>(ch);
+        *o++ = ' ';
+      } else {
+        *o++ = static_cast<char>(ch);
+      }
     }
-  }
-  std::string b;  // ([^0-9])([\.,]) -> \1 \2 (space after)
-  b.reserve(a.size() * 2);
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (i + 1 < a.size() && !is_digit(a[i]) && (a[i + 1] == '.' || a[i + 1] == ',')) {
-      b.push_back(a[i]);
-      b.push_back(' ');
-      b.push_back(a[i + 1]);
-      b.push_back(' ');
-      ++i;
-    } else {
-      b.push_back(a[i]);
+  });
+  pass(a, b, [](const std::string& s, char*& o) {  // ([^0-9])([\.,]) -> "\1 \2 "
+    const std::size_t n = s.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i + 1 < n && !is_digit(s[i]) && (s[i + 1] == '.' || s[i + 1] == ',')) {
+        *o++ = s[i];
+        *o++ = ' ';
+        *o++ = s[i + 1];
+        *o++ = ' ';
+        ++i;
+      } else {
+        *o++ = s[i];
+      }
     }
-  }
-  std::string c;  // ([\.,])([^0-9]) -> " \1 \2"
-  c.reserve(b.size() * 2);
-  for (std::size_t i = 0; i < b.size(); ++i) {
-    if (i + 1 < b.size() && (b[i] == '.' || b[i] == ',') && !is_digit(b[i + 1])) {
-      c.push_back(' ');
-      c.push_back(b[i]);
-      c.push_back(' ');
-      // the second group is a whole character: copy all of its bytes
-      std::size_t j = i + 1;
-      c.push_back(b[j]);
-      if (static_cast<unsigned char>(b[j]) >= 0xC0)
-        while (j + 1 < b.size() && (static_cast<unsigned char>(b[j + 1]) & 0xC0) == 0x80) c.push_back(b[++j]);
-      i = j;
-    } else {
-      c.push_back(b[i]);
+  });
+  pass(b, c, [](const std::string& s, char*& o) {  // ([\.,])([^0-9]) -> " \1 \2"
+    const std::size_t n = s.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i + 1 < n && (s[i] == '.' || s[i] == ',') && !is_digit(s[i + 1])) {
+        *o++ = ' ';
+        *o++ = s[i];
+        *o++ = ' ';
+        std::size_t j = i + 1;  // the second group is a whole character: copy all of its bytes
+        *o++ = s[j];
+        if (static_cast<unsigned char>(s[j]) >= 0xC0)
+          while (j + 1 < n && (static_cast<unsigned char>(s[j + 1]) & 0xC0) == 0x80) *o++ = s[++j];
+        i = j;
+      } else {
+        *o++ = s[i];
+      }
     }
-  }
-  std::string d;  // ([0-9])(-) -> "\1 \2 "
-  d.reserve(c.size() * 2);
-  for (std::size_t i = 0; i < c.size(); ++i) {
-    if (i + 1 < c.size() && is_digit(c[i]) && c[i + 1] == '-') {
-      d.push_back(c[i]);
-      d += " - ";
-      ++i;
-    } else {
-      d.push_back(c[i]);
+  });
+  pass(c, d, [](const std::string& s, char*& o) {  // ([0-9])(-) -> "\1 \2 "
+    const std::size_t n = s.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i + 1 < n && is_digit(s[i]) && s[i + 1] == '-') {
+        *o++ = s[i];
+        *o++ = ' ';
+        *o++ = '-';
+        *o++ = ' ';
+        ++i;
+      } else {
+        *o++ = s[i];
+      }
     }
-  }
-  std::string out;
-  for (const auto& w : utf8::split_python_whitespace(d)) {
-    if (!out.empty()) out.push_back(' ');
-    out += w;
-  }
-  return out;
+  });
+  return normalise_spaces(d);
 }
 
 bool in_gc(char32_t c, uint32_t mask) { return (U_GET_GC_MASK(static_cast<UChar32>(c)) & mask) != 0; }

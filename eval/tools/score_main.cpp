@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <optional>
+#include <thread>
 
 #include "core/atomic_file.h"
 #include "core/config.h"
@@ -240,7 +241,16 @@ int main(int argc_in, char** argv_in) {
         synmt::eval::Bleu bleu_metric(bleu_options);
         synmt::eval::Chrf chrf_metric(chrf_options);
         if (metric == "bleu") {
-          for (const auto& o : outputs) stats.push_back(to_rows(bleu_metric.corpus_stats(o, refs)));
+          // references prepared once, systems extracted in parallel
+          const auto prepared = bleu_metric.prepare_references(refs);
+          stats.resize(outputs.size());
+          std::vector<std::thread> pool;
+          for (int t = 0; t < std::max(1, threads); ++t)
+            pool.emplace_back([&, t]() {
+              for (std::size_t i = static_cast<std::size_t>(t); i < outputs.size(); i += static_cast<std::size_t>(std::max(1, threads)))
+                stats[i] = to_rows(bleu_metric.corpus_stats(outputs[i], prepared));
+            });
+          for (auto& th : pool) th.join();
           exact = [&](const std::vector<double>& s) { return bleu_metric.score(from_row(s)).score; };
           resampled = [&](const std::vector<double>& s) { return bleu_metric.score_float32(from_row(s)).score; };
           signature = bleu_metric.signature(refs.size());

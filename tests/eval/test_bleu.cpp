@@ -38,3 +38,29 @@ TEST(Bleu, SignatureFollowsSacrebleu2Format) {
   Bleu bleu{BleuOptions{}};
   EXPECT_EQ(bleu.signature(1).rfind("nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:", 0), 0u);
 }
+
+#include "core/line_reader.h"
+
+// The prepared-reference path (packed segment-local n-gram keys, hashed clipping) must give the
+// same statistics as the direct string-keyed counting, segment by segment, on real outputs.
+TEST(Bleu, PreparedReferencesMatchDirectCountingOnRealData) {
+  const std::string w = std::string(SYNMT_SHARED_DATA) + "/eval/wmt22/generaltest2022.de-en.";
+  auto hyps = synmt::read_lines(w + "hyp.LT22.en.gz");
+  auto ref_a = synmt::read_lines(w + "ref.A.en.gz");
+  auto ref_b = synmt::read_lines(w + "ref.B.en.gz");
+  for (const char* tok : {"13a", "intl", "char"}) {
+    BleuOptions o;
+    o.tokenize = tok;
+    Bleu bleu(o);
+    auto prepared = bleu.prepare_references({ref_a, ref_b});
+    ASSERT_EQ(prepared.size(), hyps.size());
+    for (std::size_t i = 0; i < hyps.size(); i += 7) {
+      auto fast = bleu.segment_stats(hyps[i], prepared[i]);
+      auto direct = bleu.segment_stats(hyps[i], std::vector<std::string>{ref_a[i], ref_b[i]});
+      ASSERT_EQ(fast.sys_len, direct.sys_len) << tok << " segment " << i;
+      ASSERT_EQ(fast.ref_len, direct.ref_len) << tok << " segment " << i;
+      ASSERT_EQ(fast.correct, direct.correct) << tok << " segment " << i;
+      ASSERT_EQ(fast.total, direct.total) << tok << " segment " << i;
+    }
+  }
+}
