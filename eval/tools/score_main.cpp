@@ -4,12 +4,14 @@
 #include <cmath>
 #include <cstdio>
 #include <optional>
+#include <sstream>
 #include <thread>
 
 #include "core/atomic_file.h"
 #include "core/config.h"
 #include "core/line_reader.h"
 #include "core/tool_main.h"
+#include "core/utf8.h"
 #include "eval/bleu.h"
 #include "eval/chrf.h"
 #include "eval/ribes.h"
@@ -75,7 +77,8 @@ int main(int argc_in, char** argv_in) {
   synmt::eval::BleuOptions bleu_options;
   synmt::eval::ChrfOptions chrf_options;
   synmt::eval::RibesOptions ribes_options;
-  bool sentence_level = false;
+  bool sentence_level = false, multi_bleu = false;
+  std::string src_path, bucket_spec = "10,20,30,40,50";
   std::vector<std::string> ref_paths, systems;
   std::string hyp_path = "-", format = "text", baseline, metric = "bleu", indices_path, dump_path;
   int width = 1, samples = 1000, threads = 2;
@@ -122,6 +125,10 @@ int main(int argc_in, char** argv_in) {
         }
         bleu->add_option("hyp", hyp_path, "hypothesis file ('-' = stdin)")->capture_default_str();
         bleu->add_option("-w,--width", width, "decimals in text output")->capture_default_str();
+        bleu->add_flag("--multi-bleu", multi_bleu,
+                       "tokenised BLEU as multi-bleu.perl computes and prints it (implies --tokenize none --smooth-method none)");
+        bleu->add_option("--buckets-src", src_path, "source file: also report BLEU by source length (words)");
+        bleu->add_option("--buckets", bucket_spec, "upper bounds of the source-length buckets")->capture_default_str();
         add_bleu_flags(bleu);
         chrf->add_option("hyp", hyp_path, "hypothesis file ('-' = stdin)")->capture_default_str();
         add_chrf_flags(chrf);
@@ -190,10 +197,51 @@ int main(int argc_in, char** argv_in) {
           auto refs = read_references(ref_paths, hyps.size(), hyp_path);
           synmt::Json j;
           if (bleu->parsed()) {
+            if (multi_bleu) {
+              bleu_options.tokenize = "none";
+              bleu_options.smooth = "none";
+            }
             synmt::eval::Bleu m(bleu_options);
             auto r = m.corpus_score(hyps, refs);
             std::string sig = m.signature(refs.size());
+            synmt::Json buckets = synmt::Json::array();
+            if (!src_path.empty()) {
+              auto src = read_segments(src_path);
+              if (src.size() != hyps.size())
+                throw synmt::InputError(src_path, 0, "source has " + std::to_string(src.size()) + " lines, the hypothesis " +
+                                                         std::to_string(hyps.size()));
+              std::vector<int> bounds;
+              std::stringstream ss(bucket_spec);
+              for (std::string b; std::getline(ss, b, ',');) bounds.push_back(std::stoi(b));
+              const auto stats = m.corpus_stats(hyps, refs);
+              std::vector<synmt::eval::BleuStats> per(bounds.size() + 1);
+              std::vector<int> counts(bounds.size() + 1, 0);
+              for (std::size_t i = 0; i < src.size(); ++i) {
+                int len = static_cast<int>(synmt::utf8::split_python_whitespace(src[i]).size());
+                std::size_t k = 0;
+                while (k < bounds.size() && len > bounds[k]) ++k;
+                per[k] += stats[i];
+                ++counts[k];
+              }
+              for (std::size_t k = 0; k < per.size(); ++k) {
+                int lo = k == 0 ? 0 : bounds[k - 1] + 1;
+                std::string range = k < bounds.size() ? std::to_string(lo) + "-" + std::to_string(bounds[k]) : ">" + std::to_string(bounds.back());
+                buckets.push_back({{"source_words", range}, {"sentences", counts[k]},
+                                   {"score", counts[k] ? m.score(per[k]).score : 0.0}});
+              }
+            }
+            if (multi_bleu && format != "json") {
+              // multi-bleu.perl's line; it reports 0 when a precision is 0, as smoothing "none" does
+              std::printf("BLEU = %.2f, %.1f/%.1f/%.1f/%.1f (BP=%.3f, ratio=%.3f, hyp_len=%lld, ref_len=%lld)\n", r.score,
+                          r.precisions[0], r.precisions[1], r.precisions[2], r.precisions[3], r.bp,
+                          r.stats.ref_len ? double(r.stats.sys_len) / r.stats.ref_len : 0.0,
+                          static_cast<long long>(r.stats.sys_len), static_cast<long long>(r.stats.ref_len));
+              return 0;
+            }
             if (format != "json") {
+              for (const auto& b : buckets)
+                std::printf("source words %-7s %5d sentences  BLEU %.2f\n", b["source_words"].get<std::string>().c_str(),
+                            b["sentences"].get<int>(), b["score"].get<double>());
               std::printf("BLEU|%s = %.*f %.1f/%.1f/%.1f/%.1f (BP = %.3f ratio = %.3f hyp_len = %lld ref_len = %lld)\n",
                           sig.c_str(), width, r.score, r.precisions[0], r.precisions[1], r.precisions[2], r.precisions[3],
                           r.bp, r.stats.ref_len ? double(r.stats.sys_len) / r.stats.ref_len : 0.0,
@@ -208,6 +256,7 @@ int main(int argc_in, char** argv_in) {
             j = {{"name", "BLEU"}, {"score", r.score}, {"signature", sig}, {"counts", as_json(r.reported_counts)},
                  {"totals", as_json(r.reported_totals)}, {"precisions", r.precisions}, {"bp", r.bp},
                  {"sys_len", r.stats.sys_len}, {"ref_len", r.stats.ref_len}};
+            if (!buckets.empty()) j["buckets"] = buckets;
           } else {
             synmt::eval::Chrf m(chrf_options);
             double score = m.corpus_score(hyps, refs);
