@@ -1,6 +1,7 @@
 #include "eval/trees.h"
 
 #include <algorithm>
+#include <cmath>
 #include <array>
 #include <functional>
 #include <limits>
@@ -248,6 +249,54 @@ ScoreMatrix collapse_to_words(const ScoreMatrix& phi, const std::vector<std::pai
     }
   }
   return w;
+}
+
+HeadStatistics head_statistics(const std::vector<ScoreMatrix>& matrices, bool from_scores, bool include_root) {
+  HeadStatistics st;
+  double d_sum = 0, d_sq = 0, e_sum = 0, e_sq = 0;
+  long d_n = 0;
+  for (const auto& m : matrices) {
+    const int N = static_cast<int>(m.size());
+    for (int d = 1; d < N; ++d) {
+      std::vector<double> p(static_cast<std::size_t>(N), 0.0);
+      const int first = include_root ? 0 : 1;
+      double mx = -std::numeric_limits<double>::infinity(), total = 0;
+      for (int h = first; h < N; ++h)
+        if (h != d) mx = std::max(mx, m[h][d]);
+      for (int h = first; h < N; ++h) {
+        if (h == d) continue;
+        p[h] = from_scores ? std::exp(m[h][d] - mx) : m[h][d];
+        total += p[h];
+      }
+      if (total <= 0) continue;  // a word with no candidate head (one-word sentence without root)
+      int best = -1;
+      double entropy = 0;
+      for (int h = first; h < N; ++h) {
+        if (h == d) continue;
+        double q = p[h] / total;
+        if (best < 0 || q > p[best] / total) best = h;
+        if (q > 0) entropy -= q * std::log(q);
+      }
+      ++st.words;
+      e_sum += entropy;
+      e_sq += entropy * entropy;
+      if (best == 0) {
+        ++st.root_heads;
+        continue;
+      }
+      double dist = std::abs(best - d);
+      d_sum += dist;
+      d_sq += dist * dist;
+      ++d_n;
+    }
+  }
+  auto finish = [](double sum, double sq, long n, double& mean, double& sd) {
+    mean = n ? sum / n : 0;
+    sd = n > 1 ? std::sqrt(std::max(0.0, (sq - n * mean * mean) / (n - 1))) : 0;
+  };
+  finish(d_sum, d_sq, d_n, st.distance_mean, st.distance_std);
+  finish(e_sum, e_sq, st.words, st.entropy_mean, st.entropy_std);
+  return st;
 }
 
 }  // namespace synmt::eval

@@ -32,4 +32,14 @@ Heads right_branching(int n);
 // sums over both pieces' spans (Tran & Bisk §7.1). spans[k] = [first, last] piece of word k+1.
 ScoreMatrix collapse_to_words(const ScoreMatrix& piece_scores, const std::vector<std::pair<int, int>>& spans);
 
+// Head-distribution statistics (Bastings et al. 2018, Tables 3-4) over many sentences. Each
+// column d of a matrix is word d's distribution over heads (rows; row 0 = root). With
+// from_scores the columns are scores and are normalised by a softmax over h != d first.
+struct HeadStatistics {
+  double distance_mean = 0, distance_std = 0;  // |most likely head - d| over words whose head is a word
+  double entropy_mean = 0, entropy_std = 0;    // nats
+  long words = 0, root_heads = 0;
+};
+HeadStatistics head_statistics(const std::vector<ScoreMatrix>& matrices, bool from_scores, bool include_root);
+
 }  // namespace synmt::eval

@@ -77,7 +77,8 @@ std::vector<synmt::eval::ScoreMatrix> read_matrices(const std::string& path) {
 int main(int argc, char** argv) {
   std::string gold, pred, format = "text";
   bool include_punct = false;
-  CLI::App *uas = nullptr, *baselines = nullptr, *decode = nullptr;
+  CLI::App *uas = nullptr, *baselines = nullptr, *decode = nullptr, *stats = nullptr;
+  bool probabilities = false, no_root = false;
   std::string scores_path, decoder = "cle", gold_heads, output = "-";
   return synmt::run_tool(
       "synmt-trees", argc, argv,
@@ -93,6 +94,11 @@ int main(int argc, char** argv) {
         decode->add_option("--gold-heads", gold_heads, "gold heads, one line per sentence: report UAS");
         decode->add_option("-o,--output", output, "heads output ('-' = stdout)")->capture_default_str();
         decode->add_option("-f,--format", format, "text | json (of the UAS report)")->capture_default_str();
+        stats = app.add_subcommand("stats", "mean +- std distance to the most likely head and head entropy");
+        stats->add_option("--scores", scores_path, "matrices: column d = word d's head scores (row 0 = ROOT)")->required();
+        stats->add_flag("--probabilities", probabilities, "columns are already distributions (else softmax over h != d)");
+        stats->add_flag("--no-root", no_root, "ignore row 0 (Bastings' graphs have no root)");
+        stats->add_option("-f,--format", format, "text | json")->capture_default_str();
         for (auto* c : {uas, baselines}) {
           c->add_option("--gold", gold, "gold CoNLL-U")->required();
           c->add_option("-f,--format", format, "text | json")->capture_default_str();
@@ -137,6 +143,17 @@ int main(int argc, char** argv) {
             if (format == "json") std::fprintf(stderr, "%s\n", synmt::Json{{"uas", score}, {"words", total}}.dump().c_str());
             else std::fprintf(stderr, "UAS %.2f (%ld words, decoder %s)\n", score, total, decoder.c_str());
           }
+          return 0;
+        }
+        if (stats->parsed()) {
+          auto st = synmt::eval::head_statistics(read_matrices(scores_path), !probabilities, !no_root);
+          synmt::Json j = {{"distance_mean", st.distance_mean}, {"distance_std", st.distance_std},
+                           {"entropy_mean_nats", st.entropy_mean}, {"entropy_std_nats", st.entropy_std},
+                           {"words", st.words}, {"root_heads", st.root_heads}};
+          if (format == "json") std::printf("%s\n", j.dump(1).c_str());
+          else
+            std::printf("head distance %.2f +- %.2f, entropy %.2f +- %.2f nats (%ld words, %ld with the root as best head)\n",
+                        st.distance_mean, st.distance_std, st.entropy_mean, st.entropy_std, st.words, st.root_heads);
           return 0;
         }
         auto g = synmt::eval::read_conllu(gold);

@@ -76,3 +76,19 @@ TEST(Trees, BranchingBaselinesAndCollapse) {
   EXPECT_DOUBLE_EQ(w[1][2], 3 + 6);  // word 1 heads word 2: rows 0,1, column 2
   EXPECT_DOUBLE_EQ(w[2][1], 7 + 8);
 }
+
+TEST(Trees, HeadStatisticsHandComputed) {
+  // 2 words. Column 1: heads {root: 0, word 2: 1} -> best head 2 (distance 1), entropy 0.
+  // Column 2: heads {root: 0.5, word 1: 0.5} as probabilities -> entropy ln 2; best = root (first max).
+  ScoreMatrix m = {{0, 0.0, 0.5}, {0, 0, 0.5}, {0, 1.0, 0}};
+  auto st = synmt::eval::head_statistics({m}, /*from_scores=*/false, /*include_root=*/true);
+  EXPECT_EQ(st.words, 2);
+  EXPECT_EQ(st.root_heads, 1);
+  EXPECT_DOUBLE_EQ(st.distance_mean, 1.0);
+  EXPECT_NEAR(st.entropy_mean, std::log(2.0) / 2, 1e-12);
+  // 3 words, uniform scores, root excluded: each word has the 2 other words as candidates -> ln 2
+  ScoreMatrix u(4, std::vector<double>(4, 0.0));
+  auto su = synmt::eval::head_statistics({u}, /*from_scores=*/true, /*include_root=*/false);
+  EXPECT_NEAR(su.entropy_mean, std::log(2.0), 1e-12);
+  EXPECT_NEAR(su.entropy_std, 0.0, 1e-12);
+}
