@@ -203,6 +203,7 @@ std::vector<BootstrapSummary> paired_bootstrap(const std::vector<SegmentStats>& 
       for (double d : diffs) c += (d - mean_diff) > observed ? 1 : 0;
     }
     out[i].p_value = static_cast<double>(c + 1) / static_cast<double>(diffs.size() + 1);
+    out[i].koehn_p_value = koehn_p_value(base, samples[i]);
   }
   return out;
 }

@@ -20,6 +20,7 @@ struct BootstrapSummary {
   double mean = 0;    // bootstrap mean
   double ci = 0;      // 95% half-width
   double p_value = -1;  // -1 for the baseline
+  double koehn_p_value = -1;  // Koehn (2004): share of resamples where the system is not better
   std::vector<double> samples;  // the score of every resample
 };
 

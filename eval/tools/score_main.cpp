@@ -78,7 +78,7 @@ int main(int argc_in, char** argv_in) {
   synmt::eval::ChrfOptions chrf_options;
   synmt::eval::RibesOptions ribes_options;
   bool sentence_level = false, multi_bleu = false;
-  std::string src_path, bucket_spec = "10,20,30,40,50";
+  std::string src_path, bucket_spec = "10,20,30,40,50", sentence_path;
   std::vector<std::string> ref_paths, systems;
   std::string hyp_path = "-", format = "text", baseline, metric = "bleu", indices_path, dump_path;
   int width = 1, samples = 1000, threads = 2;
@@ -128,6 +128,8 @@ int main(int argc_in, char** argv_in) {
         bleu->add_flag("--multi-bleu", multi_bleu,
                        "tokenised BLEU as multi-bleu.perl computes and prints it (implies --tokenize none --smooth-method none)");
         bleu->add_option("--buckets-src", src_path, "source file: also report BLEU by source length (words)");
+        bleu->add_option("--sentence-scores", sentence_path,
+                         "write sentence BLEU (sacreBLEU sentence_score: effective order) per line to this file");
         bleu->add_option("--buckets", bucket_spec, "upper bounds of the source-length buckets")->capture_default_str();
         add_bleu_flags(bleu);
         chrf->add_option("hyp", hyp_path, "hypothesis file ('-' = stdin)")->capture_default_str();
@@ -204,6 +206,18 @@ int main(int argc_in, char** argv_in) {
             synmt::eval::Bleu m(bleu_options);
             auto r = m.corpus_score(hyps, refs);
             std::string sig = m.signature(refs.size());
+            if (!sentence_path.empty()) {
+              auto sentence_options = bleu_options;
+              sentence_options.effective_order = true;
+              synmt::eval::Bleu sentence_bleu(sentence_options);
+              synmt::AtomicFile out(sentence_path);
+              char buf[32];
+              for (const auto& st : sentence_bleu.corpus_stats(hyps, refs)) {
+                std::snprintf(buf, sizeof buf, "%.6f", sentence_bleu.score(st).score);
+                out.write_line(buf);
+              }
+              out.commit();
+            }
             synmt::Json buckets = synmt::Json::array();
             if (!src_path.empty()) {
               auto src = read_segments(src_path);
@@ -353,6 +367,8 @@ int main(int argc_in, char** argv_in) {
             synmt::Json row = {{"system", names[i]}, {"baseline", i == 0}, {"score", results[i].score},
                                {"mean", results[i].mean}, {"ci", results[i].ci}, {"signature", signature}};
             row["p_value"] = i == 0 ? synmt::Json(nullptr) : synmt::Json(results[i].p_value);
+            if (paired->parsed())
+              row["koehn_p_value"] = i == 0 ? synmt::Json(nullptr) : synmt::Json(results[i].koehn_p_value);
             out.push_back(row);
           }
           std::printf("%s\n", out.dump(1).c_str());

@@ -11,6 +11,7 @@
 #include "core/tool_main.h"
 #include "eval/attachment.h"
 #include "eval/conllu.h"
+#include "eval/head_scores.h"
 #include "eval/trees.h"
 
 namespace {
@@ -77,7 +78,8 @@ std::vector<synmt::eval::ScoreMatrix> read_matrices(const std::string& path) {
 int main(int argc, char** argv) {
   std::string gold, pred, format = "text";
   bool include_punct = false;
-  CLI::App *uas = nullptr, *baselines = nullptr, *decode = nullptr, *stats = nullptr;
+  CLI::App *uas = nullptr, *baselines = nullptr, *decode = nullptr, *stats = nullptr, *induce = nullptr, *import = nullptr;
+  std::string heads_path;
   bool probabilities = false, no_root = false;
   std::string scores_path, decoder = "cle", gold_heads, output = "-";
   return synmt::run_tool(
@@ -94,6 +96,14 @@ int main(int argc, char** argv) {
         decode->add_option("--gold-heads", gold_heads, "gold heads, one line per sentence: report UAS");
         decode->add_option("-o,--output", output, "heads output ('-' = stdout)")->capture_default_str();
         decode->add_option("-f,--format", format, "text | json (of the UAS report)")->capture_default_str();
+        induce = app.add_subcommand("induce", "sub-word head scores (HDF5) -> word trees as CoNLL-U, aligned to gold");
+        induce->add_option("--heads", heads_path, "head-score file (synmt-head-scores-1)")->required();
+        induce->add_option("--gold", gold, "gold CoNLL-U: words, forms and UPOS of the output")->required();
+        induce->add_option("--decoder", decoder, "cle | eisner | greedy")->capture_default_str();
+        induce->add_option("-o,--output", output, "predicted CoNLL-U")->capture_default_str();
+        import = app.add_subcommand("import-matrices", "word-level text matrices (row 0 = ROOT) -> HDF5 head scores");
+        import->add_option("--scores", scores_path, "text matrices as for decode")->required();
+        import->add_option("-o,--output", output, "head-score HDF5 file")->required();
         stats = app.add_subcommand("stats", "mean +- std distance to the most likely head and head entropy");
         stats->add_option("--scores", scores_path, "matrices: column d = word d's head scores (row 0 = ROOT)")->required();
         stats->add_flag("--probabilities", probabilities, "columns are already distributions (else softmax over h != d)");
@@ -143,6 +153,49 @@ int main(int argc, char** argv) {
             if (format == "json") std::fprintf(stderr, "%s\n", synmt::Json{{"uas", score}, {"words", total}}.dump().c_str());
             else std::fprintf(stderr, "UAS %.2f (%ld words, decoder %s)\n", score, total, decoder.c_str());
           }
+          return 0;
+        }
+        if (import->parsed()) {
+          std::vector<synmt::eval::SentenceHeadScores> out;
+          for (const auto& m : read_matrices(scores_path)) {
+            const std::size_t n = m.size() - 1;  // one piece per word; root scores move to the diagonal
+            synmt::eval::SentenceHeadScores s;
+            s.pieces.assign(n, std::vector<double>(n, 0.0));
+            for (std::size_t d = 1; d <= n; ++d) {
+              s.spans.emplace_back(static_cast<int>(d - 1), static_cast<int>(d - 1));
+              for (std::size_t h = 0; h <= n; ++h)
+                if (h != d) (h == 0 ? s.pieces[d - 1][d - 1] : s.pieces[h - 1][d - 1]) = m[h][d];
+            }
+            out.push_back(std::move(s));
+          }
+          synmt::eval::write_head_scores(output, out);
+          return 0;
+        }
+        if (induce->parsed()) {
+          auto sentences = synmt::eval::read_head_scores(heads_path);
+          auto g = synmt::eval::read_conllu(gold);
+          if (sentences.size() != g.size())
+            throw synmt::InputError(heads_path, 0, std::to_string(sentences.size()) + " sentences, but " + gold + " has " +
+                                                       std::to_string(g.size()));
+          synmt::AtomicFile out(output);
+          for (std::size_t s = 0; s < g.size(); ++s) {
+            if (sentences[s].spans.size() != g[s].words.size())
+              throw synmt::InputError(gold, g[s].first_line, "sentence " + std::to_string(s + 1) + " has " +
+                                                                 std::to_string(g[s].words.size()) + " words but the head matrix has " +
+                                                                 std::to_string(sentences[s].spans.size()) + " (in " + heads_path + ")");
+            auto words = synmt::eval::collapse_to_words(sentences[s].pieces, sentences[s].spans);
+            auto h = decoder == "cle"      ? synmt::eval::chu_liu_edmonds(words, true)
+                     : decoder == "eisner" ? synmt::eval::eisner(words)
+                     : decoder == "greedy" ? synmt::eval::greedy_heads(words)
+                                           : throw synmt::ConfigError("--decoder: cle, eisner or greedy");
+            for (std::size_t k = 0; k < g[s].words.size(); ++k) {
+              const auto& w = g[s].words[k];
+              out.write_line(std::to_string(w.id) + "\t" + w.form + "\t" + w.lemma + "\t" + w.upos + "\t" + w.xpos + "\t" +
+                             w.feats + "\t" + std::to_string(h[k + 1]) + "\t" + (h[k + 1] == 0 ? "root" : "dep") + "\t_\t_");
+            }
+            out.write_line("");
+          }
+          out.commit();
           return 0;
         }
         if (stats->parsed()) {

@@ -126,6 +126,23 @@ def main():
                 failed += 1
                 print(f"MISMATCH tokenize={tok} case {k}: synmt {ours['score']:.6f} {ours['counts']} vs "
                       f"sacrebleu {theirs.score:.6f} {theirs.counts}")
+        # sentence-level BLEU (sacreBLEU's sentence_score with effective order) for every segment
+        from sacrebleu.metrics import BLEU
+        hyp, ref = tok_cases[0][1], tok_cases[0][2]
+        hp, rp = f"{tmp}/sent_hyp", f"{tmp}/sent_ref"
+        open(hp, "w", encoding="utf-8").write("\n".join(hyp) + "\n")
+        open(rp, "w", encoding="utf-8").write("\n".join(ref) + "\n")
+        subprocess.run([args.score, "bleu", "-r", rp, hp, "--sentence-scores", f"{tmp}/sent.txt"], check=True,
+                       capture_output=True)
+        ours = [float(x) for x in open(f"{tmp}/sent.txt")]
+        sb = BLEU(effective_order=True)
+        theirs = [sb.sentence_score(h, [r]).score for h, r in zip(hyp, ref)]
+        bad = [i for i, (a, b) in enumerate(zip(ours, theirs)) if abs(a - b) > 5e-6]
+        if len(ours) == len(theirs) and not bad:
+            passed += 1
+        else:
+            failed += 1
+            print(f"MISMATCH sentence BLEU at segments {bad[:5]}")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 

@@ -1,0 +1,90 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <limits>
+#include <random>
+
+#include "core/error.h"
+#include "eval/head_scores.h"
+
+namespace {
+std::string tmp(const std::string& name) {
+  std::filesystem::create_directories(SYNMT_TEST_TMP);
+  return std::string(SYNMT_TEST_TMP) + "/" + name;
+}
+
+// Word scores W (root scores in row 0) spread over the pieces of each word: every word pair's score
+// is split at random over its piece pairs, every root score over the word's diagonal pieces.
+synmt::eval::SentenceHeadScores spread(const synmt::eval::ScoreMatrix& W, const std::vector<int>& pieces_per_word,
+                                       std::mt19937& rng) {
+  synmt::eval::SentenceHeadScores s;
+  int p = 0;
+  for (int k : pieces_per_word) {
+    s.spans.emplace_back(p, p + k - 1);
+    p += k;
+  }
+  s.pieces.assign(p, std::vector<double>(p, 0.0));
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  auto split = [&](double total, const std::vector<std::pair<int, int>>& cells) {
+    std::vector<double> w(cells.size());
+    double sum = 0;
+    for (auto& x : w) sum += (x = u(rng) + 0.1);
+    for (std::size_t c = 0; c < cells.size(); ++c) s.pieces[cells[c].first][cells[c].second] += total * w[c] / sum;
+  };
+  const int n = static_cast<int>(pieces_per_word.size());
+  for (int K = 0; K < n; ++K)
+    for (int L = 0; L < n; ++L) {
+      std::vector<std::pair<int, int>> cells;
+      if (K == L) {
+        for (int v = s.spans[L].first; v <= s.spans[L].second; ++v) cells.emplace_back(v, v);
+        split(W[0][L + 1], cells);
+      } else {
+        for (int a = s.spans[K].first; a <= s.spans[K].second; ++a)
+          for (int b = s.spans[L].first; b <= s.spans[L].second; ++b) cells.emplace_back(a, b);
+        split(W[K + 1][L + 1], cells);
+      }
+    }
+  return s;
+}
+}  // namespace
+
+TEST(HeadScores, CollapseRecoversWordScoresForOneTwoAndThreePieceWords) {
+  std::mt19937 rng(3);
+  std::normal_distribution<double> g(0, 1);
+  const std::vector<int> pieces = {1, 2, 3, 1, 2};
+  const int n = static_cast<int>(pieces.size());
+  synmt::eval::ScoreMatrix W(n + 1, std::vector<double>(n + 1, 0.0));
+  for (int h = 0; h <= n; ++h)
+    for (int d = 1; d <= n; ++d)
+      if (h != d) W[h][d] = g(rng);
+  auto s = spread(W, pieces, rng);
+  auto back = synmt::eval::collapse_to_words(s.pieces, s.spans);
+  for (int h = 0; h <= n; ++h)
+    for (int d = 1; d <= n; ++d)
+      if (h != d) EXPECT_NEAR(back[h][d], W[h][d], 1e-12) << h << "->" << d;
+  EXPECT_EQ(synmt::eval::chu_liu_edmonds(back), synmt::eval::chu_liu_edmonds(W));
+}
+
+TEST(HeadScores, Hdf5RoundTripAndRefusals) {
+  std::mt19937 rng(5);
+  synmt::eval::ScoreMatrix W(4, std::vector<double>(4, 0.5));
+  std::vector<synmt::eval::SentenceHeadScores> sents = {spread(W, {2, 1, 3}, rng), spread(W, {1, 1, 1}, rng)};
+  synmt::eval::write_head_scores(tmp("heads.h5"), sents);
+  auto back = synmt::eval::read_head_scores(tmp("heads.h5"));
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(back[0].spans, sents[0].spans);
+  EXPECT_NEAR(back[0].pieces[1][4], sents[0].pieces[1][4], 1e-6);  // float32 storage
+  auto bad = sents;
+  bad[1].pieces[0][2] = std::numeric_limits<double>::quiet_NaN();
+  synmt::eval::write_head_scores(tmp("nan.h5"), bad);
+  try {
+    synmt::eval::read_head_scores(tmp("nan.h5"));
+    FAIL() << "NaN accepted";
+  } catch (const synmt::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("sentence 2: non-finite"), std::string::npos);
+  }
+  bad = sents;
+  bad[0].spans = {{0, 0}, {2, 5}};  // piece 1 belongs to no word
+  synmt::eval::write_head_scores(tmp("gap.h5"), bad);
+  EXPECT_THROW(synmt::eval::read_head_scores(tmp("gap.h5")), synmt::InputError);
+}
