@@ -11,6 +11,7 @@
 #include "core/tool_main.h"
 #include "eval/attachment.h"
 #include "eval/conllu.h"
+#include "eval/gate_norms.h"
 #include "eval/head_scores.h"
 #include "eval/trees.h"
 
@@ -78,7 +79,8 @@ std::vector<synmt::eval::ScoreMatrix> read_matrices(const std::string& path) {
 int main(int argc, char** argv) {
   std::string gold, pred, format = "text";
   bool include_punct = false;
-  CLI::App *uas = nullptr, *baselines = nullptr, *decode = nullptr, *stats = nullptr, *induce = nullptr, *import = nullptr;
+  CLI::App *uas = nullptr, *baselines = nullptr, *decode = nullptr, *stats = nullptr, *induce = nullptr, *import = nullptr, *gate_pos = nullptr;
+  std::string gates_path;
   std::string heads_path;
   bool probabilities = false, no_root = false;
   std::string scores_path, decoder = "cle", gold_heads, output = "-";
@@ -104,6 +106,10 @@ int main(int argc, char** argv) {
         import = app.add_subcommand("import-matrices", "word-level text matrices (row 0 = ROOT) -> HDF5 head scores");
         import->add_option("--scores", scores_path, "text matrices as for decode")->required();
         import->add_option("-o,--output", output, "head-score HDF5 file")->required();
+        gate_pos = app.add_subcommand("gate-pos", "UPOS of the word with each sentence's highest gate norm (SA-NMT §6)");
+        gate_pos->add_option("--gates", gates_path, "gate-norm file (synmt-gate-norms-1)")->required();
+        gate_pos->add_option("--conllu", gold, "CoNLL-U of the same target sentences (tagged)")->required();
+        gate_pos->add_option("-f,--format", format, "text | json")->capture_default_str();
         stats = app.add_subcommand("stats", "mean +- std distance to the most likely head and head entropy");
         stats->add_option("--scores", scores_path, "matrices: column d = word d's head scores (row 0 = ROOT)")->required();
         stats->add_flag("--probabilities", probabilities, "columns are already distributions (else softmax over h != d)");
@@ -152,6 +158,18 @@ int main(int argc, char** argv) {
             double score = 100.0 * correct / std::max(1L, total);
             if (format == "json") std::fprintf(stderr, "%s\n", synmt::Json{{"uas", score}, {"words", total}}.dump().c_str());
             else std::fprintf(stderr, "UAS %.2f (%ld words, decoder %s)\n", score, total, decoder.c_str());
+          }
+          return 0;
+        }
+        if (gate_pos->parsed()) {
+          auto hist = synmt::eval::gate_pos_histogram(synmt::eval::read_gate_norms(gates_path), synmt::eval::read_conllu(gold), gold);
+          long total = 0;
+          for (const auto& [pos, n] : hist) total += n;
+          if (format == "json") {
+            synmt::Json j = {{"sentences", total}, {"counts", hist}};
+            std::printf("%s\n", j.dump(1).c_str());
+          } else {
+            for (const auto& [pos, n] : hist) std::printf("%-6s %6ld  %5.1f%%\n", pos.c_str(), n, 100.0 * n / std::max(1L, total));
           }
           return 0;
         }

@@ -88,3 +88,25 @@ TEST(HeadScores, Hdf5RoundTripAndRefusals) {
   synmt::eval::write_head_scores(tmp("gap.h5"), bad);
   EXPECT_THROW(synmt::eval::read_head_scores(tmp("gap.h5")), synmt::InputError);
 }
+
+#include <fstream>
+
+#include "eval/gate_norms.h"
+
+TEST(GateNorms, HistogramOfTheWordWithTheHighestGateAndAlignmentErrors) {
+  std::ofstream(tmp("target.conllu")) << "1\tEin\t_\tDET\t_\t_\t2\tdet\t_\t_\n2\tHund\t_\tNOUN\t_\t_\t3\tnsubj\t_\t_\n"
+                                         "3\tbellt\t_\tVERB\t_\t_\t0\troot\t_\t_\n\n"
+                                         "1\tJa\t_\tINTJ\t_\t_\t0\troot\t_\t_\n\n";
+  // sentence 1: pieces Ein | Hu@@ nd | bellt, highest norm on "nd" -> NOUN; sentence 2 -> INTJ
+  std::vector<synmt::eval::SentenceGateNorms> g = {{{0.1, 0.3, 0.9, 0.2}, {{0, 0}, {1, 2}, {3, 3}}}, {{0.5}, {{0, 0}}}};
+  synmt::eval::write_gate_norms(tmp("gates.h5"), g);
+  auto back = synmt::eval::read_gate_norms(tmp("gates.h5"));
+  auto target = synmt::eval::read_conllu(tmp("target.conllu"));
+  auto hist = synmt::eval::gate_pos_histogram(back, target, "target.conllu");
+  EXPECT_EQ(hist["NOUN"], 1);
+  EXPECT_EQ(hist["INTJ"], 1);
+  EXPECT_EQ(hist.size(), 2u);
+  g[1].spans = {{0, 0}};
+  g[0].spans = {{0, 1}, {2, 3}};  // two words where the tagged sentence has three
+  EXPECT_THROW(synmt::eval::gate_pos_histogram(g, target, "target.conllu"), synmt::InputError);
+}

@@ -1,0 +1,86 @@
+#include "eval/gate_norms.h"
+
+#include <cmath>
+
+#include "core/atomic_file.h"
+#include "core/error.h"
+#include "core/hdf5_file.h"
+
+namespace synmt::eval {
+
+void write_gate_norms(const std::string& path, const std::vector<SentenceGateNorms>& sentences) {
+  std::vector<float> norms;
+  std::vector<int64_t> norm_offsets{0}, span_offsets{0};
+  std::vector<int32_t> spans;
+  for (const auto& s : sentences) {
+    for (double v : s.norms) norms.push_back(static_cast<float>(v));
+    norm_offsets.push_back(static_cast<int64_t>(norms.size()));
+    for (const auto& [a, b] : s.spans) spans.push_back(a), spans.push_back(b);
+    span_offsets.push_back(static_cast<int64_t>(spans.size() / 2));
+  }
+  AtomicPath out(path);
+  {
+    H5File f(out.temp_path(), H5File::Mode::Create);
+    f.write("norms", norms);
+    f.write("norm_offsets", norm_offsets);
+    f.write("spans", spans);
+    f.write("span_offsets", span_offsets);
+    f.set_attribute("format", kGateNormsFormat);
+  }
+  out.commit();
+}
+
+std::vector<SentenceGateNorms> read_gate_norms(const std::string& path) {
+  H5File f(path, H5File::Mode::Read);
+  if (!f.has_attribute("format") || f.attribute("format") != kGateNormsFormat)
+    throw InputError(path, 0, std::string("not a gate-norm file (expected format ") + kGateNormsFormat + ")");
+  auto norms = f.read_float("norms");
+  auto norm_offsets = f.read_int64("norm_offsets");
+  auto spans = f.read_int32("spans");
+  auto span_offsets = f.read_int64("span_offsets");
+  if (norm_offsets.empty() || span_offsets.size() != norm_offsets.size() ||
+      static_cast<std::size_t>(norm_offsets.back()) != norms.size() ||
+      static_cast<std::size_t>(span_offsets.back()) * 2 != spans.size())
+    throw InputError(path, 0, "inconsistent offsets (truncated or corrupt gate-norm file)");
+  std::vector<SentenceGateNorms> out(norm_offsets.size() - 1);
+  for (std::size_t s = 0; s < out.size(); ++s) {
+    const std::string where = "sentence " + std::to_string(s + 1) + ": ";
+    for (int64_t k = norm_offsets[s]; k < norm_offsets[s + 1]; ++k) {
+      float v = norms[static_cast<std::size_t>(k)];
+      if (!std::isfinite(v)) throw InputError(path, 0, where + "non-finite gate norm");
+      out[s].norms.push_back(v);
+    }
+    int expected = 0;
+    const int n = static_cast<int>(out[s].norms.size());
+    for (int64_t w = span_offsets[s]; w < span_offsets[s + 1]; ++w) {
+      int a = spans[static_cast<std::size_t>(2 * w)], b = spans[static_cast<std::size_t>(2 * w + 1)];
+      if (a != expected || b < a || b >= n) throw InputError(path, 0, where + "word spans must cover the pieces contiguously");
+      out[s].spans.emplace_back(a, b);
+      expected = b + 1;
+    }
+    if (expected != n) throw InputError(path, 0, where + "word spans do not cover all pieces");
+  }
+  return out;
+}
+
+std::map<std::string, long> gate_pos_histogram(const std::vector<SentenceGateNorms>& gates,
+                                               const std::vector<ConlluSentence>& target, const std::string& conllu_path) {
+  if (gates.size() != target.size())
+    throw InputError(conllu_path, 0, std::to_string(target.size()) + " sentences, the gate norms have " + std::to_string(gates.size()));
+  std::map<std::string, long> hist;
+  for (std::size_t s = 0; s < gates.size(); ++s) {
+    if (gates[s].spans.size() != target[s].words.size())
+      throw InputError(conllu_path, target[s].first_line, "sentence " + std::to_string(s + 1) + " has " +
+                                                              std::to_string(target[s].words.size()) + " words, the gate norms " +
+                                                              std::to_string(gates[s].spans.size()));
+    if (gates[s].norms.empty()) continue;
+    int best = 0;
+    for (int k = 1; k < static_cast<int>(gates[s].norms.size()); ++k)
+      if (gates[s].norms[k] > gates[s].norms[best]) best = k;
+    for (std::size_t w = 0; w < gates[s].spans.size(); ++w)
+      if (best >= gates[s].spans[w].first && best <= gates[s].spans[w].second) ++hist[target[s].words[w].upos];
+  }
+  return hist;
+}
+
+}  // namespace synmt::eval
