@@ -21,4 +21,5 @@ include: "pipeline/rules/tables.smk"
 rule all:
     input:
         expand(f"{RESULTS}/tables/{{table}}.md", table=list(config["tables"])),
+        [f"{RESULTS}/tables/langid_filter.md"] if LANGID_SETS else [],
     default_target: True

@@ -39,6 +39,7 @@ wildcard_constraints:
     system=_alternatives(SYSTEMS),
     table=_alternatives(config["tables"]),
     split="train|valid|test",
+    lset="|".join(sorted(s["name"] for s in config.get("langid_report", {}).get("sets", []))) or "none",
 
 
 def pair_of(system):
@@ -85,3 +86,25 @@ def table_systems(table):
 
 def table_metrics(table):
     return config["tables"][table].get("metrics", ["bleu"])
+
+
+LANGID_SETS = {s["name"]: s for s in config.get("langid_report", {}).get("sets", [])}
+for _name, _spec in LANGID_SETS.items():
+    if _spec["corpus"] not in CORPORA:
+        raise ValueError(f"langid_report set {_name}: corpus '{_spec['corpus']}' is not in {config['corpora']}")
+
+
+def corpus_entry(corpus, name):
+    """(mirror relpath, URL, sha256) of one corpus file."""
+    c = CORPORA[corpus]
+    if name not in c["files"]:
+        raise ValueError(f"{config['corpora']}: corpus {corpus} has no file {name}")
+    e = c["files"][name]
+    return f"{c['mirror_dir']}/{e['mirror']}", f"{c['url_base']}/{e['remote']}", e["sha256"]
+
+
+def tokenize_input(w):
+    """Training text goes through the language filter first when the pair asks for it."""
+    if w.split == "train" and PAIRS[w.pair].get("langid_filter", False):
+        return f"{WORK}/{w.pair}/langid/train.{w.side}"
+    return f"{WORK}/{w.pair}/raw/{w.split}.{w.side}"

@@ -25,9 +25,33 @@ rule fetch_split:
         " else mv {output.src}.full {output.src} && mv {output.tgt}.full {output.tgt}; fi) 2> {log}"
 
 
+rule langid_filter_train:
+    input:
+        src=f"{WORK}/{{pair}}/raw/train.src",
+        tgt=f"{WORK}/{{pair}}/raw/train.tgt",
+    output:
+        src=f"{WORK}/{{pair}}/langid/train.src",
+        tgt=f"{WORK}/{{pair}}/langid/train.tgt",
+        report=f"{RESULTS}/reports/{{pair}}.langid.json",
+    params:
+        bin=BIN,
+        src=lambda w: PAIRS[w.pair]["src"],
+        tgt=lambda w: PAIRS[w.pair]["tgt"],
+        seed=config.get("langid_report", {}).get("seed", 0),
+    threads: config["threads"]
+    log:
+        f"{WORK}/logs/langid/{{pair}}.log",
+    benchmark:
+        f"{WORK}/benchmarks/langid/{{pair}}.tsv"
+    shell:
+        "{params.bin}/synmt-langid --seed {params.seed} --threads {threads} filter --src {input.src} --tgt {input.tgt}"
+        " --src-lang {params.src} --tgt-lang {params.tgt} --out-src {output.src} --out-tgt {output.tgt}"
+        " --report {output.report} 2> {log}"
+
+
 rule tokenize:
     input:
-        f"{WORK}/{{pair}}/raw/{{split}}.{{side}}",
+        tokenize_input,
     output:
         f"{WORK}/{{pair}}/tok/{{split}}.{{side}}",
     params:
@@ -155,3 +179,45 @@ rule binarize:
     shell:
         "{params.bin}/synmt-binarize data --src {input.src} --tgt {input.tgt} --src-vocab {input.src_vocab}"
         " --tgt-vocab {input.tgt_vocab} -o {output} 2> {log}"
+
+
+rule fetch_langid_set:
+    output:
+        src=f"{WORK}/langid_sets/{{lset}}.src",
+        tgt=f"{WORK}/langid_sets/{{lset}}.tgt",
+    params:
+        bin=BIN,
+        mirror=config["mirror"],
+        src=lambda w: corpus_entry(LANGID_SETS[w.lset]["corpus"], f"{LANGID_SETS[w.lset]['stem']}.{LANGID_SETS[w.lset]['src']}"),
+        tgt=lambda w: corpus_entry(LANGID_SETS[w.lset]["corpus"], f"{LANGID_SETS[w.lset]['stem']}.{LANGID_SETS[w.lset]['tgt']}"),
+    log:
+        f"{WORK}/logs/fetch/langid_set.{{lset}}.log",
+    benchmark:
+        f"{WORK}/benchmarks/fetch/langid_set.{{lset}}.tsv"
+    shell:
+        "{params.bin}/synmt-fetch --mirror '{params.mirror}' --file {params.src[0]} {params.src[1]} {params.src[2]} {output.src}"
+        " --file {params.tgt[0]} {params.tgt[1]} {params.tgt[2]} {output.tgt} 2> {log}"
+
+
+rule langid_set:
+    input:
+        src=f"{WORK}/langid_sets/{{lset}}.src",
+        tgt=f"{WORK}/langid_sets/{{lset}}.tgt",
+    output:
+        src=f"{WORK}/langid_sets/{{lset}}.kept.src",
+        tgt=f"{WORK}/langid_sets/{{lset}}.kept.tgt",
+        report=f"{RESULTS}/reports/langid/{{lset}}.json",
+    params:
+        bin=BIN,
+        src=lambda w: LANGID_SETS[w.lset]["src"],
+        tgt=lambda w: LANGID_SETS[w.lset]["tgt"],
+        seed=config.get("langid_report", {}).get("seed", 0),
+    threads: config["threads"]
+    log:
+        f"{WORK}/logs/langid/set.{{lset}}.log",
+    benchmark:
+        f"{WORK}/benchmarks/langid/set.{{lset}}.tsv"
+    shell:
+        "{params.bin}/synmt-langid --seed {params.seed} --threads {threads} filter --src {input.src} --tgt {input.tgt}"
+        " --src-lang {params.src} --tgt-lang {params.tgt} --out-src {output.src} --out-tgt {output.tgt}"
+        " --report {output.report} 2> {log}"

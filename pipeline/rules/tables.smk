@@ -30,3 +30,20 @@ rule table:
         f"{WORK}/benchmarks/tables/{{table}}.tsv"
     script:
         "../scripts/make_table.py"
+
+
+rule langid_table:
+    input:
+        reports=[f"{RESULTS}/reports/langid/{name}.json" for name in LANGID_SETS],
+    output:
+        md=f"{RESULTS}/tables/langid_filter.md",
+        csv=f"{RESULTS}/tables/langid_filter.csv",
+    params:
+        title=config.get("langid_report", {}).get("title", ""),
+        sets=list(LANGID_SETS.values()),
+    log:
+        f"{WORK}/logs/tables/langid_filter.log",
+    benchmark:
+        f"{WORK}/benchmarks/tables/langid_filter.tsv"
+    script:
+        "../scripts/make_langid_table.py"

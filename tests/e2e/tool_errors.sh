@@ -62,6 +62,12 @@ printf '1\ta\t_\tX\t_\t_\t0\troot\n\n' > "$T/bad.conllu"
 expect_fail "trees: malformed CoNLL-U names the line" "bad.conllu:1: expected 10 tab-separated columns" \
   "$BIN/synmt-trees" uas --gold "$T/bad.conllu" --pred "$T/bad.conllu"
 
+expect_fail "langid: missing profile directory" "no/such/dir: langdetect profile directory not found" \
+  "$BIN/synmt-langid" --profiles "$T/no/such/dir" -i "$T/three.en"
+expect_fail "langid filter: parallel files differ" "two.de:2: parallel files differ in length" \
+  "$BIN/synmt-langid" filter --src "$T/three.en" --tgt "$T/two.de" --src-lang en --tgt-lang de \
+  --out-src "$T/l1" --out-tgt "$T/l2" --report "$T/l.json"
+
 # a small real dataset for the trainer's checks
 "$BIN/synmt-binarize" vocab -i "$T/three.en" -o "$T/v.en" 2>/dev/null
 "$BIN/synmt-binarize" vocab -i "$T/three.de" -o "$T/v.de" 2>/dev/null
