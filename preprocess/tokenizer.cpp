@@ -20,11 +20,14 @@ namespace {
 using U32 = std::u32string;
 constexpr char32_t kMultiDot = 0xE000;  // private-use placeholder for "." inside runs of dots
 
-bool is_space(char32_t c) { return utf8::is_python_space(c); }
+bool is_space(char32_t c) {
+  if (c < 0x80) return c == U' ' || (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x1F);
+  return utf8::is_python_space(c);
+}
 
 U32 dedupe_spaces(const U32& s) {  // re.sub(r"\s+", " ")
   U32 out;
-  out.reserve(s.size());
+  out.reserve(s.size() + 1);
   for (char32_t c : s) {
     if (is_space(c)) {
       if (out.empty() || out.back() != U' ') out.push_back(U' ');
@@ -53,7 +56,8 @@ U32 pad_not_alnum(const U32& s) {  // ([^\p{IsAlnum}\s\.'`,\-]) -> " \1 "
   U32 out;
   out.reserve(s.size() * 2);
   for (char32_t c : s) {
-    bool keep = uc::is_alnum(c) || is_space(c) || c == U'.' || c == U'\'' || c == U'`' || c == U',' || c == U'-';
+    const bool ascii_alnum = (c >= U'a' && c <= U'z') || (c >= U'A' && c <= U'Z') || (c >= U'0' && c <= U'9');
+    bool keep = ascii_alnum || (c >= 0x80 && uc::is_alnum(c)) || is_space(c) || c == U'.' || c == U'\'' || c == U'`' || c == U',' || c == U'-';
     if (keep) {
       out.push_back(c);
     } else {
@@ -81,7 +85,9 @@ U32 aggressive_hyphens(const U32& s) {  // ([\p{IsAlnum}])\-(?=[\p{IsAlnum}]) ->
 // hidden behind a placeholder until the end, exactly what the DOTMULTI rewriting of the Perl script
 // achieves.
 U32 protect_multidots(const U32& s) {
+  if (s.find(U"..") == U32::npos) return s;
   U32 out;
+  out.reserve(s.size() + 8);
   for (std::size_t i = 0; i < s.size();) {
     if (s[i] == U'.' && i + 1 < s.size() && s[i + 1] == U'.') {
       std::size_t j = i;
@@ -105,7 +111,10 @@ U32 restore_multidots(const U32& s) {
 }
 
 U32 separate_commas(const U32& in) {
+  if (in.find(U',') == U32::npos) return in;  // nothing to separate (most lines)
   U32 s, out;
+  s.reserve(in.size() * 2);
+  out.reserve(in.size() * 2);
   // ([^\p{IsN}])[,] -> "\1 , "
   for (std::size_t i = 0; i < in.size(); ++i) {
     if (i + 1 < in.size() && !uc::is_number(in[i]) && in[i + 1] == U',') {
@@ -138,6 +147,7 @@ U32 separate_commas(const U32& in) {
 template <class Left, class Right>
 U32 apostrophe_rule(const U32& s, Left left, Right right, const char32_t* between) {
   U32 out;
+  out.reserve(s.size() + 16);
   for (std::size_t i = 0; i < s.size(); ++i) {
     if (i + 2 < s.size() && s[i + 1] == U'\'' && left(s[i]) && right(s[i + 2])) {
       out.push_back(s[i]);
@@ -152,6 +162,7 @@ U32 apostrophe_rule(const U32& s, Left left, Right right, const char32_t* betwee
 }
 
 U32 split_apostrophes(const U32& s, const std::string& lang) {
+  if (s.find(U'\'') == U32::npos) return s;  // every rule needs an apostrophe
   auto alpha = [](char32_t c) { return uc::is_alpha(c); };
   auto not_alpha = [](char32_t c) { return !uc::is_alpha(c); };
   if (lang == "en") {
@@ -192,6 +203,7 @@ std::vector<U32> split_spaces(const U32& s) {
 
 U32 escape_xml(const U32& s) {
   U32 out;
+  out.reserve(s.size() + 16);
   for (char32_t c : s) {
     switch (c) {
       case U'&': out += U"&amp;"; break;

@@ -1,10 +1,12 @@
 // synmt-tok: Moses-style tokenisation (tokenizer.perl flags: -l LANG, -a, -no-escape), or
 // detokenisation with --detok. Reads stdin (or --input), writes stdout (or --output).
 #include <cstring>
+#include <thread>
 
 #include "core/atomic_file.h"
 #include "core/line_reader.h"
 #include "core/log.h"
+#include "core/parallel_lines.h"
 #include "core/tool_main.h"
 #include "preprocess/tokenizer.h"
 
@@ -18,7 +20,7 @@ int main(int argc, char** argv) {
   synmt::TokenizerOptions options;
   bool no_escape = false, detok = false;
   std::string input = "-", output = "-";
-  int threads = 1;
+  int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   return synmt::run_tool(
       "synmt-tok", static_cast<int>(fixed.size()), fixed.data(),
       [&](CLI::App& app) {
@@ -30,19 +32,18 @@ int main(int argc, char** argv) {
         app.add_option("--prefix-dir", options.prefix_dir, "directory with nonbreaking_prefix.LANG files");
         app.add_option("-i,--input", input, "input file (plain or .gz; '-' = stdin)");
         app.add_option("-o,--output", output, "output file ('-' = stdout; written atomically)");
-        app.add_option("--threads", threads, "accepted for tokenizer.perl compatibility (single-threaded)");
+        app.add_option("--threads", threads, "worker threads (output order is kept)")->capture_default_str();
       },
       [&]() {
         options.escape = !no_escape;
         synmt::LineReader in(input);
         synmt::AtomicFile out(output);
-        std::string line;
         if (detok) {
           synmt::MosesDetokenizer d(options.lang);
-          while (in.next(line)) out.write_line(d.detokenize(line));
+          synmt::map_lines_in_order(in, out, threads, [&d](const std::string& l) { return d.detokenize(l); });
         } else {
           synmt::MosesTokenizer t(options);
-          while (in.next(line)) out.write_line(t.tokenize(line));
+          synmt::map_lines_in_order(in, out, threads, [&t](const std::string& l) { return t.tokenize(l); });
         }
         out.commit();
         return 0;
