@@ -309,10 +309,9 @@ BpeCodes::BpeCodes(const std::string& path, BpeApplyOptions options) : options_(
   }
 }
 
-std::vector<std::string> BpeCodes::segment_word(const std::string& orig) {
-  if (auto it = cache_.find(orig); it != cache_.end()) return it->second;
+std::vector<std::string> BpeCodes::segment_word(const std::string& orig) const {
   for (const std::string& g : options_.glossaries)
-    if (g == orig) return cache_[orig] = {orig};
+    if (g == orig) return {orig};
   std::vector<std::string> word = code_points(orig);
   if (word.size() == 1) return word;
   if (version_ == 1) word.push_back("</w>");
@@ -346,25 +345,48 @@ std::vector<std::string> BpeCodes::segment_word(const std::string& orig) {
   if (word.back() == "</w>") word.pop_back();
   else if (word.back().size() >= 4 && word.back().compare(word.back().size() - 4, 4, "</w>") == 0)
     word.back().resize(word.back().size() - 4);
-  return cache_[orig] = word;
+  return word;
 }
 
-std::string BpeCodes::apply_line(const std::string& line) {
-  auto [b, e] = strip_crlf_space(line);
-  std::string out = line.substr(0, b);
-  bool first_word = true;
-  if (b < e) {
-    for_each_space_separated(line, b, e, [&](const std::string& word) {
-      std::vector<std::string> pieces = segment_word(word);
-      for (std::size_t k = 0; k < pieces.size(); ++k) {
-        if (!first_word) out.push_back(' ');
-        first_word = false;
-        out += pieces[k];
-        if (k + 1 < pieces.size()) out += options_.separator;
-      }
-    });
+namespace {
+using SegmentCache = std::unordered_map<std::string, std::string>;
+}  // namespace
+
+const std::string& BpeCodes::segmented(std::string_view word) const {
+  // subword-nmt caches per word type too; here the cache holds the finished output form
+  thread_local std::unordered_map<const BpeCodes*, SegmentCache> caches;
+  thread_local std::string key;  // reused: C++17 has no lookup by string_view
+  SegmentCache& cache = caches[this];
+  key.assign(word.data(), word.size());
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  std::vector<std::string> pieces = segment_word(std::string(word));
+  std::string joined;
+  for (std::size_t k = 0; k < pieces.size(); ++k) {
+    if (k) joined.push_back(' ');
+    joined += pieces[k];
+    if (k + 1 < pieces.size()) joined += options_.separator;
   }
-  if (e < line.size() && b < e) out += line.substr(e);
+  return cache.emplace(std::string(word), std::move(joined)).first->second;
+}
+
+std::string BpeCodes::apply_line(const std::string& line) const {
+  auto [b, e] = strip_crlf_space(line);
+  std::string out;
+  out.reserve(line.size() + line.size() / 2);
+  out.append(line, 0, b);
+  bool first_word = true;
+  std::size_t p = b;
+  while (p < e) {  // words separated by single spaces; empty words (double spaces) skipped
+    std::size_t sp = line.find(' ', p);
+    if (sp == std::string::npos || sp > e) sp = e;
+    if (sp > p) {
+      if (!first_word) out.push_back(' ');
+      first_word = false;
+      out += segmented(std::string_view(line).substr(p, sp - p));
+    }
+    p = sp + 1;
+  }
+  if (e < line.size() && b < e) out.append(line, e, std::string::npos);
   return out;
 }
 

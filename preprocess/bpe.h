@@ -6,6 +6,7 @@
 #include <istream>
 #include <map>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -44,14 +45,16 @@ class BpeCodes {
   // Reads a codes file; errors name the file and line (empty file, a line without two units).
   BpeCodes(const std::string& path, BpeApplyOptions options = {});
   // process_line semantics: leading/trailing whitespace kept, words split on single spaces.
-  std::string apply_line(const std::string& line);
-  std::vector<std::string> segment_word(const std::string& word);
+  // Thread-safe: the word cache is per thread.
+  std::string apply_line(const std::string& line) const;
+  std::vector<std::string> segment_word(const std::string& word) const;
 
  private:
   std::unordered_map<std::string, int> ranks_;  // "first second" -> rank (first occurrence wins)
   int version_ = 2;  // codes format 0.1 or 0.2 (end-of-word handling)
+  // the word as it appears in the output ("a@@ b@@ c"), cached per thread and per codes object
+  const std::string& segmented(std::string_view word) const;
   BpeApplyOptions options_;
-  std::unordered_map<std::string, std::vector<std::string>> cache_;
 };
 
 }  // namespace synmt

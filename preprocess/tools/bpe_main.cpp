@@ -1,7 +1,10 @@
 // synmt-bpe: learn / apply byte-pair encoding with subword-nmt 0.3.8 semantics and flags.
+#include <thread>
+
 #include "core/atomic_file.h"
 #include "core/line_reader.h"
 #include "core/log.h"
+#include "core/parallel_lines.h"
 #include "core/tool_main.h"
 #include "preprocess/bpe.h"
 
@@ -12,6 +15,7 @@ int main(int argc, char** argv) {
   std::string output = "-", codes;
   CLI::App* learn = nullptr;
   CLI::App* apply = nullptr;
+  int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   return synmt::run_tool(
       "synmt-bpe", argc, argv,
       [&](CLI::App& app) {
@@ -31,6 +35,7 @@ int main(int argc, char** argv) {
         apply->add_option("--glossaries", apply_options.glossaries, "words never split");
         apply->add_option("-i,--input", inputs)->expected(1);
         apply->add_option("-o,--output", output);
+        apply->add_option("--threads", threads, "worker threads (output order is kept)")->capture_default_str();
       },
       [&]() {
         synmt::LineReaderOptions ro;
@@ -54,8 +59,7 @@ int main(int argc, char** argv) {
         synmt::BpeCodes bpe(codes, apply_options);
         synmt::LineReader in(inputs.at(0), ro);
         synmt::AtomicFile out(output);
-        std::string line;
-        while (in.next(line)) out.write_line(bpe.apply_line(line));
+        synmt::map_lines_in_order(in, out, threads, [&bpe](const std::string& l) { return bpe.apply_line(l); });
         out.commit();
         return 0;
       });
