@@ -1,12 +1,12 @@
 #include "eval/bleu_tokenizers.h"
 
-#include <mecab.h>
 #include <unicode/uchar.h>
 
 #include <memory>
 #include <stdexcept>
 
 #include "core/utf8.h"
+#include "preprocess/mecab_tokenizer.h"
 
 namespace synmt::eval {
 namespace {
@@ -147,25 +147,7 @@ bool is_sacrebleu_chinese(char32_t c) {
   return false;
 }
 
-class MecabWakati {
- public:
-  explicit MecabWakati(const std::string& dicdir) {
-    std::string args = "-Owakati";
-    if (!dicdir.empty()) args += " -d " + dicdir;
-    tagger_ = mecab_new2(args.c_str());
-    if (tagger_ == nullptr)
-      throw std::invalid_argument("MeCab could not start (" + args + "): " + std::string(mecab_strerror(nullptr)));
-  }
-  ~MecabWakati() { mecab_destroy(tagger_); }
-  std::string parse(const std::string& line) {
-    const char* out = mecab_sparse_tostr(tagger_, line.c_str());
-    if (out == nullptr) throw std::runtime_error(std::string("MeCab: ") + mecab_strerror(tagger_));
-    return out;
-  }
 
- private:
-  mecab_t* tagger_;
-};
 }  // namespace
 
 std::string tokenize_13a(const std::string& line_in) {
@@ -255,8 +237,8 @@ std::function<std::string(const std::string&)> make_bleu_tokenizer(const std::st
   if (name == "char") return tokenize_char;
   if (name == "none") return tokenize_none;
   if (name == "ja-mecab") {
-    auto mecab = std::make_shared<MecabWakati>(dicdir);
-    return [mecab](const std::string& line) { return python_strip(mecab->parse(python_strip(line))); };
+    mecab_wakati("", dicdir);  // fails here, not in the middle of scoring, when MeCab cannot start
+    return [dicdir](const std::string& line) { return python_strip(mecab_wakati(python_strip(line), dicdir)); };
   }
   throw std::invalid_argument("unknown BLEU tokenizer '" + name + "' (have: 13a, intl, zh, char, none, ja-mecab)");
 }

@@ -8,6 +8,7 @@
 #include "core/log.h"
 #include "core/parallel_lines.h"
 #include "core/tool_main.h"
+#include "preprocess/mecab_tokenizer.h"
 #include "preprocess/tokenizer.h"
 
 int main(int argc, char** argv) {
@@ -19,7 +20,7 @@ int main(int argc, char** argv) {
   for (auto& a : args) fixed.push_back(a.data());
   synmt::TokenizerOptions options;
   bool no_escape = false, detok = false;
-  std::string input = "-", output = "-";
+  std::string input = "-", output = "-", mecab_dicdir;
   int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   return synmt::run_tool(
       "synmt-tok", static_cast<int>(fixed.size()), fixed.data(),
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
         app.add_flag("--no-escape", no_escape, "do not escape XML special characters");
         app.add_flag("--detok", detok, "detokenise instead");
         app.add_option("--prefix-dir", options.prefix_dir, "directory with nonbreaking_prefix.LANG files");
+        app.add_option("--mecab-dicdir", mecab_dicdir, "-l ja: IPAdic directory (default: MeCab's)");
         app.add_option("-i,--input", input, "input file (plain or .gz; '-' = stdin)");
         app.add_option("-o,--output", output, "output file ('-' = stdout; written atomically)");
         app.add_option("--threads", threads, "worker threads (output order is kept)")->capture_default_str();
@@ -38,6 +40,12 @@ int main(int argc, char** argv) {
         options.escape = !no_escape;
         synmt::LineReader in(input);
         synmt::AtomicFile out(output);
+        if (options.lang == "ja" && !detok) {  // Japanese: MeCab segmentation instead of Moses rules
+          synmt::mecab_wakati("", mecab_dicdir);
+          synmt::map_lines_in_order(in, out, threads, [&](const std::string& l) { return synmt::mecab_wakati(l, mecab_dicdir); });
+          out.commit();
+          return 0;
+        }
         if (detok) {
           synmt::MosesDetokenizer d(options.lang);
           synmt::map_lines_in_order(in, out, threads, [&d](const std::string& l) { return d.detokenize(l); });
