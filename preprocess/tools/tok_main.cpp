@@ -9,6 +9,7 @@
 #include "core/parallel_lines.h"
 #include "core/tool_main.h"
 #include "preprocess/mecab_tokenizer.h"
+#include "preprocess/punct_normalizer.h"
 #include "preprocess/tokenizer.h"
 
 int main(int argc, char** argv) {
@@ -19,7 +20,7 @@ int main(int argc, char** argv) {
   std::vector<char*> fixed;
   for (auto& a : args) fixed.push_back(a.data());
   synmt::TokenizerOptions options;
-  bool no_escape = false, detok = false;
+  bool no_escape = false, detok = false, normalize = false, normalize_only = false;
   std::string input = "-", output = "-", mecab_dicdir;
   int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   return synmt::run_tool(
@@ -30,6 +31,8 @@ int main(int argc, char** argv) {
         app.add_flag("-a,--aggressive-dash-splits", options.aggressive_dash_splits, "split hyphens as @-@");
         app.add_flag("--no-escape", no_escape, "do not escape XML special characters");
         app.add_flag("--detok", detok, "detokenise instead");
+        app.add_flag("--normalize-punctuation", normalize, "normalize-punctuation.perl before tokenising");
+        app.add_flag("--normalize-only", normalize_only, "only normalize-punctuation.perl (no tokenisation)");
         app.add_option("--prefix-dir", options.prefix_dir, "directory with nonbreaking_prefix.LANG files");
         app.add_option("--mecab-dicdir", mecab_dicdir, "-l ja: IPAdic directory (default: MeCab's)");
         app.add_option("-i,--input", input, "input file (plain or .gz; '-' = stdin)");
@@ -40,6 +43,12 @@ int main(int argc, char** argv) {
         options.escape = !no_escape;
         synmt::LineReader in(input);
         synmt::AtomicFile out(output);
+        if (normalize_only) {
+          synmt::PunctNormalizer n(options.lang);
+          synmt::map_lines_in_order(in, out, threads, [&n](const std::string& l) { return n.normalize(l); });
+          out.commit();
+          return 0;
+        }
         if (options.lang == "ja" && !detok) {  // Japanese: MeCab segmentation instead of Moses rules
           synmt::mecab_wakati("", mecab_dicdir);
           synmt::map_lines_in_order(in, out, threads, [&](const std::string& l) { return synmt::mecab_wakati(l, mecab_dicdir); });
@@ -51,7 +60,10 @@ int main(int argc, char** argv) {
           synmt::map_lines_in_order(in, out, threads, [&d](const std::string& l) { return d.detokenize(l); });
         } else {
           synmt::MosesTokenizer t(options);
-          synmt::map_lines_in_order(in, out, threads, [&t](const std::string& l) { return t.tokenize(l); });
+          synmt::PunctNormalizer n(options.lang);
+          synmt::map_lines_in_order(in, out, threads, [&](const std::string& l) {
+            return t.tokenize(normalize ? n.normalize(l) : l);
+          });
         }
         out.commit();
         return 0;
