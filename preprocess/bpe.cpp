@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <queue>
+#include <random>
 #include <unordered_set>
 
 #include "core/error.h"
@@ -267,6 +268,12 @@ class BpeLearner {
 };
 }  // namespace
 
+std::vector<std::pair<std::string, int64_t>> vocabulary_by_frequency(const WordCounts& counts) {
+  auto items = counts.items();
+  std::stable_sort(items.begin(), items.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  return items;
+}
+
 void WordCounts::add_line(const std::string& line) {
   auto [b, e] = strip_crlf_space(line);
   if (b >= e) return;
@@ -306,14 +313,112 @@ BpeCodes::BpeCodes(const std::string& path, BpeApplyOptions options) : options_(
       throw InputError(path, n + 1, "invalid BPE codes line (expected exactly two subword units separated by a space): '" +
                                         item + "'");
     ranks_.emplace(item, rank);  // emplace keeps the first occurrence, as subword-nmt does
+    // merged string -> pair; subword-nmt's dict ends up with the lowest-ranked pair per string
+    reverse_.emplace(item.substr(0, sp) + item.substr(sp + 1), std::make_pair(item.substr(0, sp), item.substr(sp + 1)));
+  }
+  if (!options_.vocabulary.empty()) {
+    LineReader vin(options_.vocabulary, ro);
+    std::string vline;
+    while (vin.next(vline)) {
+      auto [vb, ve] = strip_crlf_space(vline);
+      std::string item = vline.substr(vb, ve - vb);
+      std::size_t sp = item.find(' ');
+      if (sp == std::string::npos || item.find(' ', sp + 1) != std::string::npos) vin.fail("expected 'word count'");
+      long long freq = 0;
+      try {
+        freq = std::stoll(item.substr(sp + 1));
+      } catch (const std::exception&) {
+        vin.fail("count is not an integer");
+      }
+      if (options_.vocabulary_threshold < 0 || freq >= options_.vocabulary_threshold) vocab_.insert(item.substr(0, sp));
+    }
+  }
+  if (!options_.glossaries.empty()) {
+    std::string alternation;
+    for (const auto& g : options_.glossaries) {
+      try {
+        glossary_res_.emplace_back(g, std::regex::ECMAScript);
+      } catch (const std::regex_error& e) {
+        throw InputError("--glossaries", 0, "invalid regular expression '" + g + "': " + e.what());
+      }
+      alternation += (alternation.empty() ? "" : "|") + g;
+    }
+    glossary_full_ = std::make_unique<std::regex>("^(" + alternation + ")$", std::regex::ECMAScript);
   }
 }
 
+// subword-nmt's isolate_glossary for every glossary in turn: '1934USABUSA' with 'USA' becomes
+// ['1934', 'USA', 'B', 'USA'].
+std::vector<std::string> BpeCodes::isolate_glossaries(const std::string& word) const {
+  std::vector<std::string> segments{word};
+  for (const auto& re : glossary_res_) {
+    std::vector<std::string> next;
+    for (const auto& seg : segments) {
+      if (std::regex_match(seg, re) || !std::regex_search(seg, re)) {
+        next.push_back(seg);
+        continue;
+      }
+      // re.split with a capturing group: pieces between matches and the matches, empty ones dropped
+      std::vector<std::string> parts;
+      auto begin = std::sregex_iterator(seg.begin(), seg.end(), re);
+      std::size_t last = 0;
+      for (auto it = begin; it != std::sregex_iterator(); ++it) {
+        parts.push_back(seg.substr(last, static_cast<std::size_t>(it->position()) - last));
+        parts.push_back(it->str());
+        last = static_cast<std::size_t>(it->position() + it->length());
+      }
+      std::string ending = seg.substr(last);
+      for (const auto& p : parts)
+        if (!p.empty()) next.push_back(p);
+      if (!ending.empty()) {
+        auto [b, e] = strip_crlf_space(ending);
+        next.push_back(ending.substr(b, e - b));
+      }
+    }
+    segments = std::move(next);
+  }
+  return segments;
+}
+
+std::vector<std::string> BpeCodes::recursive_split(const std::string& segment, bool final) const {
+  auto it = reverse_.find(final ? segment + "</w>" : segment);
+  if (it == reverse_.end()) return {segment};
+  std::string left = it->second.first, right = it->second.second;
+  if (final) right = right.substr(0, right.size() >= 4 ? right.size() - 4 : 0);
+  std::vector<std::string> out;
+  const std::string& sep = options_.separator;
+  if (vocab_.count(left + sep)) {
+    out.push_back(left);
+  } else {
+    for (auto& s : recursive_split(left, false)) out.push_back(std::move(s));
+  }
+  if ((final && vocab_.count(right)) || (!final && vocab_.count(right + sep))) {
+    out.push_back(right);
+  } else {
+    for (auto& s : recursive_split(right, final)) out.push_back(std::move(s));
+  }
+  return out;
+}
+
+std::vector<std::string> BpeCodes::check_vocab_and_split(const std::vector<std::string>& word) const {
+  std::vector<std::string> out;
+  const std::string& sep = options_.separator;
+  for (std::size_t k = 0; k + 1 < word.size(); ++k) {
+    if (vocab_.count(word[k] + sep)) out.push_back(word[k]);
+    else for (auto& s : recursive_split(word[k], false)) out.push_back(std::move(s));
+  }
+  const std::string& last = word.back();
+  if (vocab_.count(last)) out.push_back(last);
+  else for (auto& s : recursive_split(last, true)) out.push_back(std::move(s));
+  return out;
+}
+
 std::vector<std::string> BpeCodes::segment_word(const std::string& orig) const {
-  for (const std::string& g : options_.glossaries)
-    if (g == orig) return {orig};
+  if (glossary_full_ && std::regex_match(orig, *glossary_full_)) return {orig};
   std::vector<std::string> word = code_points(orig);
   if (word.size() == 1) return word;
+  thread_local std::mt19937_64 rng(options_.seed);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
   if (version_ == 1) word.push_back("</w>");
   else word.back() += "</w>";
   std::string probe;
@@ -323,6 +428,7 @@ std::vector<std::string> BpeCodes::segment_word(const std::string& orig) const {
     for (std::size_t i = 0; i + 1 < word.size(); ++i) {
       probe.assign(word[i]).append(" ").append(word[i + 1]);
       auto it = ranks_.find(probe);
+      if (options_.dropout > 0 && it != ranks_.end() && !(uniform(rng) > options_.dropout)) continue;
       if (it != ranks_.end() && (best_rank < 0 || it->second < best_rank)) {
         best_rank = it->second;
         best_pos = i;
@@ -345,6 +451,7 @@ std::vector<std::string> BpeCodes::segment_word(const std::string& orig) const {
   if (word.back() == "</w>") word.pop_back();
   else if (word.back().size() >= 4 && word.back().compare(word.back().size() - 4, 4, "</w>") == 0)
     word.back().resize(word.back().size() - 4);
+  if (!vocab_.empty()) return check_vocab_and_split(word);
   return word;
 }
 
@@ -353,13 +460,33 @@ using SegmentCache = std::unordered_map<std::string, std::string>;
 }  // namespace
 
 const std::string& BpeCodes::segmented(std::string_view word) const {
+  if (options_.dropout > 0) {  // stochastic: never cached (subword-nmt does the same)
+    thread_local std::string fresh;
+    fresh.clear();
+    bool first = true;
+    for (const auto& segment : glossary_res_.empty() ? std::vector<std::string>{std::string(word)} : isolate_glossaries(std::string(word))) {
+      auto pieces = segment_word(segment);
+      for (std::size_t k = 0; k < pieces.size(); ++k) {
+        if (!first) fresh += options_.separator + " ";
+        first = false;
+        fresh += pieces[k];
+      }
+    }
+    return fresh;
+  }
   // subword-nmt caches per word type too; here the cache holds the finished output form
   thread_local std::unordered_map<const BpeCodes*, SegmentCache> caches;
   thread_local std::string key;  // reused: C++17 has no lookup by string_view
   SegmentCache& cache = caches[this];
   key.assign(word.data(), word.size());
   if (auto it = cache.find(key); it != cache.end()) return it->second;
-  std::vector<std::string> pieces = segment_word(std::string(word));
+  std::vector<std::string> pieces;
+  if (glossary_res_.empty()) {
+    pieces = segment_word(std::string(word));
+  } else {
+    for (const auto& segment : isolate_glossaries(std::string(word)))
+      for (auto& p : segment_word(segment)) pieces.push_back(std::move(p));
+  }
   std::string joined;
   for (std::size_t k = 0; k < pieces.size(); ++k) {
     if (k) joined.push_back(' ');

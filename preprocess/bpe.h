@@ -4,7 +4,9 @@
 // statistics table, which decides the output when frequencies tie), `apply` of apply_bpe.py.
 #include <cstdint>
 #include <istream>
-#include <map>
+#include <memory>
+#include <regex>
+#include <unordered_set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -34,10 +36,19 @@ class WordCounts {
 // Returns the merge operations in order (without the "#version: 0.2" header).
 std::vector<std::pair<std::string, std::string>> learn_bpe(const WordCounts& counts, const BpeLearnOptions& options);
 
+// get-vocab: "word count" lines by descending count (ties in first-occurrence order).
+std::vector<std::pair<std::string, int64_t>> vocabulary_by_frequency(const WordCounts& counts);
+
 struct BpeApplyOptions {
   std::string separator = "@@";
   int merges = -1;  // use only the first N codes
-  std::vector<std::string> glossaries;  // words never split (exact match)
+  // Regular expressions (ECMAScript; for the usual literal words and simple classes the same as
+  // Python's re) whose matches are isolated inside words and never split.
+  std::vector<std::string> glossaries;
+  std::string vocabulary;          // get-vocab file: segments not in it are split back (reversing merges)
+  int vocabulary_threshold = -1;   // with vocabulary: ignore entries less frequent than this
+  double dropout = 0.0;            // BPE-dropout: each merge skipped with this probability (no cache)
+  uint64_t seed = 1;               // dropout RNG seed (std::mt19937_64, per thread)
 };
 
 class BpeCodes {
@@ -50,7 +61,14 @@ class BpeCodes {
   std::vector<std::string> segment_word(const std::string& word) const;
 
  private:
+  std::vector<std::string> recursive_split(const std::string& segment, bool final) const;
+  std::vector<std::string> check_vocab_and_split(const std::vector<std::string>& word) const;
+  std::vector<std::string> isolate_glossaries(const std::string& word) const;
   std::unordered_map<std::string, int> ranks_;  // "first second" -> rank (first occurrence wins)
+  std::unordered_map<std::string, std::pair<std::string, std::string>> reverse_;  // merged -> pair (lowest rank)
+  std::unordered_set<std::string> vocab_;
+  std::vector<std::regex> glossary_res_;
+  std::unique_ptr<std::regex> glossary_full_;  // ^(g1|g2|...)$
   int version_ = 2;  // codes format 0.1 or 0.2 (end-of-word handling)
   // the word as it appears in the output ("a@@ b@@ c"), cached per thread and per codes object
   const std::string& segmented(std::string_view word) const;

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   std::string output = "-", codes;
   CLI::App* learn = nullptr;
   CLI::App* apply = nullptr;
+  CLI::App* get_vocab = nullptr;
   int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   return synmt::run_tool(
       "synmt-bpe", argc, argv,
@@ -32,14 +33,33 @@ int main(int argc, char** argv) {
         apply->add_option("-c,--codes", codes, "codes file")->required();
         apply->add_option("--merges", apply_options.merges, "use only the first N merges")->capture_default_str();
         apply->add_option("-s,--separator", apply_options.separator)->capture_default_str();
-        apply->add_option("--glossaries", apply_options.glossaries, "words never split");
+        apply->add_option("--glossaries", apply_options.glossaries, "regular expressions never split (isolated inside words)");
+        apply->add_option("--vocabulary", apply_options.vocabulary, "get-vocab file: split back segments not in it");
+        apply->add_option("--vocabulary-threshold", apply_options.vocabulary_threshold, "minimum count in --vocabulary");
+        apply->add_option("--dropout", apply_options.dropout, "BPE-dropout probability (training data only)");
+        apply->add_option("--seed", apply_options.seed, "dropout RNG seed")->capture_default_str();
         apply->add_option("-i,--input", inputs)->expected(1);
         apply->add_option("-o,--output", output);
+        get_vocab = app.add_subcommand("get-vocab", "word counts, most frequent first (subword-nmt get-vocab)");
+        get_vocab->add_option("-i,--input", inputs)->capture_default_str();
+        get_vocab->add_option("-o,--output", output);
         apply->add_option("--threads", threads, "worker threads (output order is kept)")->capture_default_str();
       },
       [&]() {
         synmt::LineReaderOptions ro;
         ro.strip_cr = false;  // subword-nmt keeps "\r" as trailing whitespace
+        if (get_vocab->parsed()) {
+          synmt::WordCounts counts;
+          std::string line;
+          for (const auto& path : inputs) {
+            synmt::LineReader in(path, ro);
+            while (in.next(line)) counts.add_line(line);
+          }
+          synmt::AtomicFile out(output);
+          for (const auto& [w, n] : synmt::vocabulary_by_frequency(counts)) out.write_line(w + " " + std::to_string(n));
+          out.commit();
+          return 0;
+        }
         if (learn->parsed()) {
           synmt::WordCounts counts;
           std::string line;

@@ -68,6 +68,30 @@ def main():
                     b = open(our_codes if what == "learn" else our_out, encoding="utf-8").read().split("\n")
                     first = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
                     print(f"MISMATCH {label} at line {first + 1}: subword-nmt {a[first:first+1]!r} synmt {b[first:first+1]!r}")
+        # get-vocab, --vocabulary/--vocabulary-threshold (the Sennrich et al. recipe), glossaries
+        text = f"{tmp}/m30k.de"
+        codes = f"{tmp}/m30k.de.3000.ref.codes"
+        run([subword_nmt, "apply-bpe", "-c", codes], text, f"{tmp}/seg")
+        run([subword_nmt, "get-vocab"], f"{tmp}/seg", f"{tmp}/vocab.ref")
+        run([args.bpe, "get-vocab"], f"{tmp}/seg", f"{tmp}/vocab.our")
+        extra_cases = [("get-vocab", f"{tmp}/vocab.ref", f"{tmp}/vocab.our")]
+        for name, flags in (("vocabulary-threshold 50", ["--vocabulary", f"{tmp}/vocab.ref", "--vocabulary-threshold", "50"]),
+                            ("glossaries", ["--glossaries", "[0-9]+", "Mann", "ge"])):
+            run([subword_nmt, "apply-bpe", "-c", codes] + flags, text, f"{tmp}/x.ref")
+            run([args.bpe, "apply", "-c", codes] + flags, text, f"{tmp}/x.our")
+            extra_cases.append((name, f"{tmp}/x.ref", f"{tmp}/x.our"))
+            import shutil
+            shutil.copy(f"{tmp}/x.ref", f"{tmp}/{name.split()[0]}.ref")
+            shutil.copy(f"{tmp}/x.our", f"{tmp}/{name.split()[0]}.our")
+            extra_cases[-1] = (name, f"{tmp}/{name.split()[0]}.ref", f"{tmp}/{name.split()[0]}.our")
+        for name, a, b in extra_cases:
+            if open(a, "rb").read() == open(b, "rb").read():
+                passed += 1
+            else:
+                failed += 1
+                x, y = open(a, encoding="utf-8").read().split("\n"), open(b, encoding="utf-8").read().split("\n")
+                i = next((i for i, (p, q) in enumerate(zip(x, y)) if p != q), min(len(x), len(y)))
+                print(f"MISMATCH {name} at line {i + 1}: subword-nmt {x[i:i+1]!r} synmt {y[i:i+1]!r}")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 

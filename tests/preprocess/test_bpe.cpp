@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "core/error.h"
 #include "preprocess/bpe.h"
@@ -57,4 +58,31 @@ TEST(Bpe, BadCodesFilesNameTheLine) {
   } catch (const synmt::InputError& e) {
     EXPECT_EQ(e.line(), 3u);
   }
+}
+
+TEST(Bpe, DropoutProperties) {
+  auto codes = write_tmp("codes_dropout", "#version: 0.2\na b</w>\nb c</w>\na bc</w>\nx y\n");
+  synmt::BpeApplyOptions none, all, half;
+  all.dropout = 1.0;   // every merge dropped: characters
+  half.dropout = 0.5;
+  synmt::BpeCodes plain(codes, none), chars(codes, all), noisy(codes, half);
+  EXPECT_EQ(plain.apply_line("abc ab"), "abc ab");
+  EXPECT_EQ(chars.apply_line("abc ab"), "a@@ b@@ c a@@ b");
+  // half: every output re-joins to the input, and over many draws both extremes occur
+  std::set<std::string> seen;
+  for (int i = 0; i < 200; ++i) {
+    std::string out = noisy.apply_line("abc");
+    std::string joined;
+    for (std::size_t p = 0; p < out.size(); ++p) {
+      if (out.compare(p, 3, "@@ ") == 0) {
+        p += 2;
+        continue;
+      }
+      joined.push_back(out[p]);
+    }
+    EXPECT_EQ(joined, "abc");
+    seen.insert(out);
+  }
+  EXPECT_TRUE(seen.count("abc"));
+  EXPECT_TRUE(seen.count("a@@ b@@ c"));
 }
