@@ -69,9 +69,14 @@ bool LineReader::next(std::string& line) {
     fail("line longer than " + std::to_string(options_.max_line_bytes) + " bytes");
   if (options_.strip_cr && !line.empty() && line.back() == '\r') line.pop_back();
   if (line_no_ == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);
+  last_invalid_ = false;
   if (options_.check_utf8) {
     std::size_t bad = utf8::find_invalid(line);
-    if (bad != std::string::npos) fail("invalid UTF-8 at byte " + std::to_string(bad + 1) + " of the line");
+    if (bad != std::string::npos) {
+      if (!options_.flag_invalid) fail("invalid UTF-8 at byte " + std::to_string(bad + 1) + " of the line");
+      last_invalid_ = true;
+      ++invalid_count_;
+    }
   }
   return true;
 }

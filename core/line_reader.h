@@ -10,6 +10,9 @@ namespace synmt {
 
 struct LineReaderOptions {
   bool check_utf8 = true;
+  // Invalid UTF-8 lines are not an error but flagged (last_line_invalid()) and counted; the caller
+  // decides (drop a whole parallel pair, drop a monolingual line) and reports the count.
+  bool flag_invalid = false;
   bool strip_cr = true;              // "abc\r\n" reads as "abc"
   std::size_t max_line_bytes = 1 << 20;  // longer lines are an error, never silently cut
 };
@@ -24,6 +27,8 @@ class LineReader {
   // Reads the next line without its terminator; false at end of file.
   bool next(std::string& line);
   std::size_t line_number() const { return line_no_; }
+  bool last_line_invalid() const { return last_invalid_; }
+  std::size_t invalid_lines() const { return invalid_count_; }
   const std::string& path() const { return path_; }
   // Throws InputError naming the current line.
   [[noreturn]] void fail(const std::string& message) const;
@@ -37,6 +42,8 @@ class LineReader {
   std::size_t pos_ = 0;
   bool eof_ = false;
   std::size_t line_no_ = 0;
+  bool last_invalid_ = false;
+  std::size_t invalid_count_ = 0;
 };
 
 // Reads a whole file into lines (small files: references, vocabularies).

@@ -23,7 +23,8 @@ inline void map_lines_in_order(LineReader& in, AtomicFile& out, int threads,
   std::vector<std::string> lines, results;
   std::string line;
   if (n == 1) {
-    while (in.next(line)) out.write_line(fn(line));
+    while (in.next(line))
+      if (!in.last_line_invalid()) out.write_line(fn(line));
     return;
   }
   std::mutex m;
@@ -62,7 +63,8 @@ inline void map_lines_in_order(LineReader& in, AtomicFile& out, int threads,
     bool more = true;
     while (more) {
       lines.clear();
-      while (lines.size() < chunk_size && (more = in.next(line))) lines.push_back(line);
+      while (lines.size() < chunk_size && (more = in.next(line)))
+        if (!in.last_line_invalid()) lines.push_back(line);  // only flagged with flag_invalid
       if (lines.empty()) break;
       results.assign(lines.size(), std::string());
       {

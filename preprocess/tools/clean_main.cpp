@@ -9,6 +9,7 @@
 int main(int argc, char** argv) {
   std::string src, tgt, out_src, out_tgt, report;
   synmt::CleanOptions options;
+  bool skip_invalid = false;
   return synmt::run_tool(
       "synmt-clean", argc, argv,
       [&](CLI::App& app) {
@@ -22,9 +23,13 @@ int main(int argc, char** argv) {
         app.add_option("--max", options.max_tokens, "maximum tokens per side")->capture_default_str();
         app.add_option("--ratio", options.max_ratio, "maximum length ratio")->capture_default_str();
         app.add_flag("--dedupe", options.dedupe, "drop exact duplicate pairs");
+        app.add_flag("--skip-invalid", skip_invalid, "drop pairs with invalid UTF-8 (counted) instead of failing");
       },
       [&]() {
-        synmt::LineReader rs(src), rt(tgt);
+        synmt::LineReaderOptions ro;
+        ro.flag_invalid = skip_invalid;
+        synmt::LineReader rs(src, ro), rt(tgt, ro);
+        int64_t invalid_pairs = 0;
         synmt::AtomicFile os(out_src), ot(out_tgt);
         synmt::CorpusCleaner cleaner(options);
         synmt::Progress progress("clean");
@@ -37,6 +42,11 @@ int main(int argc, char** argv) {
                                     "parallel files differ in length: this file ends here, the other goes on");
           }
           if (!has_a) break;
+          if (rs.last_line_invalid() || rt.last_line_invalid()) {
+            ++invalid_pairs;
+            progress.advance();
+            continue;
+          }
           if (cleaner.keep(a, b)) {
             os.write_line(a);
             ot.write_line(b);
@@ -44,9 +54,10 @@ int main(int argc, char** argv) {
           progress.advance();
         }
         synmt::Json j;
-        j["pairs_in"] = cleaner.seen();
+        j["pairs_in"] = cleaner.seen() + invalid_pairs;
         j["kept"] = cleaner.kept();
         j["dropped"] = cleaner.dropped();
+        if (invalid_pairs > 0) j["dropped"]["invalid_utf8"] = invalid_pairs;
         j["options"] = {{"min", options.min_tokens}, {"max", options.max_tokens}, {"ratio", options.max_ratio},
                         {"dedupe", options.dedupe}};
         os.commit();

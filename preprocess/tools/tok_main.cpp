@@ -20,7 +20,7 @@ int main(int argc, char** argv) {
   std::vector<char*> fixed;
   for (auto& a : args) fixed.push_back(a.data());
   synmt::TokenizerOptions options;
-  bool no_escape = false, detok = false, normalize = false, normalize_only = false;
+  bool no_escape = false, detok = false, normalize = false, normalize_only = false, skip_invalid = false;
   std::string input = "-", output = "-", mecab_dicdir;
   int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   return synmt::run_tool(
@@ -32,6 +32,8 @@ int main(int argc, char** argv) {
         app.add_flag("--no-escape", no_escape, "do not escape XML special characters");
         app.add_flag("--detok", detok, "detokenise instead");
         app.add_flag("--normalize-punctuation", normalize, "normalize-punctuation.perl before tokenising");
+        app.add_flag("--skip-invalid", skip_invalid,
+                     "drop lines with invalid UTF-8 (counted on stderr) instead of failing; changes line counts");
         app.add_flag("--normalize-only", normalize_only, "only normalize-punctuation.perl (no tokenisation)");
         app.add_option("--prefix-dir", options.prefix_dir, "directory with nonbreaking_prefix.LANG files");
         app.add_option("--mecab-dicdir", mecab_dicdir, "-l ja: IPAdic directory (default: MeCab's)");
@@ -41,8 +43,17 @@ int main(int argc, char** argv) {
       },
       [&]() {
         options.escape = !no_escape;
-        synmt::LineReader in(input);
+        synmt::LineReaderOptions ro;
+        ro.flag_invalid = skip_invalid;
+        synmt::LineReader in(input, ro);
         synmt::AtomicFile out(output);
+        struct ReportInvalid {  // runs however the tool returns
+          const synmt::LineReader& in;
+          ~ReportInvalid() {
+            if (in.invalid_lines() > 0)
+              synmt::log_warn(in.path() + ": dropped " + std::to_string(in.invalid_lines()) + " line(s) with invalid UTF-8");
+          }
+        } report{in};
         if (normalize_only) {
           synmt::PunctNormalizer n(options.lang);
           synmt::map_lines_in_order(in, out, threads, [&n](const std::string& l) { return n.normalize(l); });

@@ -33,6 +33,14 @@ expect_fail "clean: mismatched line counts" "two.de:2: parallel files differ in 
 [ ! -e "$T/o1" ] || { echo "FAIL clean left a partial output"; failed=$((failed + 1)); }
 expect_fail "tok: invalid UTF-8 names file and line" "bad_utf8.txt:3: invalid UTF-8" \
   "$BIN/synmt-tok" -l en -i "$T/bad_utf8.txt" -o "$T/tok.out"
+printf 'good one\nbad \xff line\nlast\n' > "$T/mixed.en"
+printf 'gut eins\nschlecht\nletzt\n' > "$T/mixed.de"
+if "$BIN/synmt-clean" --src "$T/mixed.en" --tgt "$T/mixed.de" --out-src "$T/m1" --out-tgt "$T/m2" --report "$T/m.json" --skip-invalid \
+   && [ "$(wc -l < "$T/m1")" = 2 ] && [ "$(wc -l < "$T/m2")" = 2 ] && grep -q '"invalid_utf8": 1' "$T/m.json"; then
+  passed=$((passed + 1)); else echo "FAIL clean --skip-invalid did not drop and count the pair"; failed=$((failed + 1)); fi
+if "$BIN/synmt-tok" -l en --skip-invalid -i "$T/mixed.en" -o "$T/m3" 2> "$T/m3.err" && [ "$(wc -l < "$T/m3")" = 2 ] \
+   && grep -q "dropped 1 line(s) with invalid UTF-8" "$T/m3.err"; then
+  passed=$((passed + 1)); else echo "FAIL tok --skip-invalid"; failed=$((failed + 1)); fi
 expect_fail "bpe: empty codes file" "codes.empty:1: no BPE merge operations" \
   bash -c "touch '$T/codes.empty'; '$BIN/synmt-bpe' apply -c '$T/codes.empty' < '$T/three.en'"
 printf '#version: 0.2\na b\nc d e\n' > "$T/codes.bad"
