@@ -24,6 +24,11 @@ for _table, _spec in config["tables"].items():
     if _spec.get("baseline") and _spec["baseline"] not in _spec["systems"]:
         raise ValueError(f"tables.{_table}.baseline: '{_spec['baseline']}' is not one of the table's systems")
 for _pair, _spec in PAIRS.items():
+    _sub = _spec.get("subwords", "bpe")
+    if _sub == "bpe" and "bpe" not in _spec:
+        raise ValueError(f"pairs.{_pair}: subwords: bpe needs a 'bpe' block")
+    if _sub == "spm" and "spm" not in _spec:
+        raise ValueError(f"pairs.{_pair}: subwords: spm needs an 'spm' block")
     if _spec["corpus"] not in CORPORA:
         raise ValueError(f"pairs.{_pair}.corpus: '{_spec['corpus']}' is not in {config['corpora']}")
 
@@ -108,3 +113,47 @@ def tokenize_input(w):
     if w.split == "train" and PAIRS[w.pair].get("langid_filter", False):
         return f"{WORK}/{w.pair}/langid/train.{w.side}"
     return f"{WORK}/{w.pair}/raw/{w.split}.{w.side}"
+
+
+def subword_text(pair, split, side):
+    """The sub-word segmented text of one side of one split (BPE or SentencePiece)."""
+    kind = PAIRS[pair].get("subwords", "bpe")
+    return f"{WORK}/{pair}/{kind}/{split}.{side}"
+
+
+def tokenizer_flags(pair, side):
+    spec = PAIRS[pair]
+    flags = f"-l {spec[side]}"
+    if spec.get("normalize_punctuation", False):
+        flags += " --normalize-punctuation"
+    return flags
+
+
+def spm_text(pair, split, side):
+    """SentencePiece reads untokenised text: the raw split (language-filtered for training when
+    the pair asks for it). Length cleaning is a tokeniser-level step and does not apply here."""
+    if split == "train" and PAIRS[pair].get("langid_filter", False):
+        return f"{WORK}/{pair}/langid/train.{side}"
+    return f"{WORK}/{pair}/raw/{split}.{side}"
+
+
+def spm_input(w):
+    return spm_text(w.pair, w.split, w.side)
+
+
+def postprocess_inputs(w):
+    pair = SYSTEMS[w.system]["pair"]
+    inputs = {"sub": f"{RESULTS}/systems/{w.system}/hyp.{w.split}.sub"}
+    if PAIRS[pair].get("subwords", "bpe") == "spm":
+        inputs["model"] = f"{WORK}/{pair}/spm/model.model"
+    return inputs
+
+
+def postprocess_command(w, input, output):
+    pair = PAIRS[SYSTEMS[w.system]["pair"]]
+    if pair.get("subwords", "bpe") == "spm":
+        return f"{BIN}/synmt-spm decode -m {input.model} -i {input.sub} -o {output}"
+    join = f"sed -E 's/(@@ )|(@@ ?$)//g' {input.sub}"
+    if pair["tokenizer"] == "none":
+        return f"{join} > {output}"
+    return f"{join} | {BIN}/synmt-tok --detok -l {pair['tgt']} -o {output}"

@@ -56,7 +56,8 @@ rule tokenize:
         f"{WORK}/{{pair}}/tok/{{split}}.{{side}}",
     params:
         bin=BIN,
-        lang=lambda w: PAIRS[w.pair][w.side],
+        tokenizer=lambda w: PAIRS[w.pair]["tokenizer"],
+        flags=lambda w: tokenizer_flags(w.pair, w.side),
     wildcard_constraints:
         side="src|tgt",
     log:
@@ -64,7 +65,8 @@ rule tokenize:
     benchmark:
         f"{WORK}/benchmarks/tokenize/{{pair}}.{{split}}.{{side}}.tsv"
     shell:
-        "{params.bin}/synmt-tok -l {params.lang} -i {input} -o {output} 2> {log}"
+        "(if [ {params.tokenizer} = none ]; then cp {input} {output};"
+        " else {params.bin}/synmt-tok {params.flags} -i {input} -o {output}; fi) 2> {log}"
 
 
 rule clean_train:
@@ -143,9 +145,50 @@ rule apply_bpe:
         "{params.bin}/synmt-bpe apply -c {input.codes} -i {input.text} -o {output} 2> {log}"
 
 
+rule learn_spm:
+    input:
+        src=lambda w: spm_text(w.pair, "train", "src"),
+        tgt=lambda w: spm_text(w.pair, "train", "tgt"),
+    output:
+        model=f"{WORK}/{{pair}}/spm/model.model",
+        vocab=f"{WORK}/{{pair}}/spm/model.vocab",
+    params:
+        bin=BIN,
+        prefix=lambda w: f"{WORK}/{w.pair}/spm/model",
+        pieces=lambda w: PAIRS[w.pair]["spm"]["pieces"],
+        model_type=lambda w: PAIRS[w.pair]["spm"].get("model_type", "unigram"),
+    threads: config["threads"]
+    log:
+        f"{WORK}/logs/spm/{{pair}}.learn.log",
+    benchmark:
+        f"{WORK}/benchmarks/spm/{{pair}}.learn.tsv"
+    shell:
+        "{params.bin}/synmt-spm train -i {input.src} {input.tgt} --model-prefix {params.prefix}"
+        " --vocab-size {params.pieces} --model-type {params.model_type} --threads {threads} 2> {log}"
+
+
+rule apply_spm:
+    input:
+        text=spm_input,
+        model=f"{WORK}/{{pair}}/spm/model.model",
+    output:
+        f"{WORK}/{{pair}}/spm/{{split}}.{{side}}",
+    params:
+        bin=BIN,
+    wildcard_constraints:
+        side="src|tgt",
+    threads: config["threads"]
+    log:
+        f"{WORK}/logs/spm/{{pair}}.apply.{{split}}.{{side}}.log",
+    benchmark:
+        f"{WORK}/benchmarks/spm/{{pair}}.apply.{{split}}.{{side}}.tsv"
+    shell:
+        "{params.bin}/synmt-spm encode -m {input.model} -i {input.text} -o {output} --threads {threads} 2> {log}"
+
+
 rule build_vocab:
     input:
-        f"{WORK}/{{pair}}/bpe/train.{{side}}",
+        lambda w: subword_text(w.pair, "train", w.side),
     output:
         f"{WORK}/{{pair}}/vocab.{{side}}",
     params:
@@ -164,8 +207,8 @@ rule build_vocab:
 
 rule binarize:
     input:
-        src=f"{WORK}/{{pair}}/bpe/{{split}}.src",
-        tgt=f"{WORK}/{{pair}}/bpe/{{split}}.tgt",
+        src=lambda w: subword_text(w.pair, w.split, "src"),
+        tgt=lambda w: subword_text(w.pair, w.split, "tgt"),
         src_vocab=f"{WORK}/{{pair}}/vocab.src",
         tgt_vocab=f"{WORK}/{{pair}}/vocab.tgt",
     output:

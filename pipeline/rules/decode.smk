@@ -1,19 +1,19 @@
-# Decoding: beam search on a split, BPE removed and detokenised for the target language.
+# Decoding: beam search on a split (sub-word output), then post-processing to plain text: BPE
+# joined and Moses-detokenised, or SentencePiece-decoded, or left tokenised for corpora that come
+# tokenised (tokenizer: none), whose references are tokenised the same way.
 
 
 rule translate:
     input:
         checkpoint=f"{RESULTS}/systems/{{system}}/best.pt",
-        src=lambda w: f"{WORK}/{SYSTEMS[w.system]['pair']}/bpe/{w.split}.src",
+        src=lambda w: subword_text(SYSTEMS[w.system]["pair"], w.split, "src"),
         src_vocab=lambda w: f"{WORK}/{SYSTEMS[w.system]['pair']}/vocab.src",
         tgt_vocab=lambda w: f"{WORK}/{SYSTEMS[w.system]['pair']}/vocab.tgt",
     output:
-        hyp=f"{RESULTS}/systems/{{system}}/hyp.{{split}}.txt",
-        tok=f"{RESULTS}/systems/{{system}}/hyp.{{split}}.tok",
+        f"{RESULTS}/systems/{{system}}/hyp.{{split}}.sub",
     params:
         bin=BIN,
         d=lambda w: SYSTEMS[w.system]["decode"],
-        lang=lambda w: pair_of(w.system)["tgt"],
     threads: config["threads"]
     log:
         f"{RESULTS}/systems/{{system}}/translate.{{split}}.log",
@@ -21,6 +21,21 @@ rule translate:
         f"{RESULTS}/systems/{{system}}/translate.{{split}}.benchmark.tsv"
     shell:
         "{params.bin}/synmt-translate -m {input.checkpoint} --src-vocab {input.src_vocab} --tgt-vocab {input.tgt_vocab}"
-        " -i {input.src} -o {output.hyp} --output-tok {output.tok} --detok-lang {params.lang}"
+        " -i {input.src} -o {output} --raw"
         " -k {params.d[beam]} --length-penalty {params.d[length_penalty]} --max-len-a {params.d[max_len_a]}"
         " --max-len-b {params.d[max_len_b]} --batch-size {params.d[batch_size]} --threads {threads} 2> {log}"
+
+
+rule postprocess:
+    input:
+        unpack(postprocess_inputs),
+    output:
+        f"{RESULTS}/systems/{{system}}/hyp.{{split}}.txt",
+    params:
+        command=lambda w, input, output: postprocess_command(w, input, output),
+    log:
+        f"{RESULTS}/systems/{{system}}/postprocess.{{split}}.log",
+    benchmark:
+        f"{RESULTS}/systems/{{system}}/postprocess.{{split}}.benchmark.tsv"
+    shell:
+        "({params.command}) 2> {log}"

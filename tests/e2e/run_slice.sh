@@ -18,6 +18,14 @@ grep -Eq '^\| rnn_demo_seed2 \| multi30k_en_de \| [0-9]+\.[0-9]{2} \| [0-9]+\.[0
   || { echo "second row lacks chrF or its p-value"; exit 1; }
 grep -q '| baseline |' "$table" || { echo "baseline row not marked"; exit 1; }
 test "$(wc -l < "$T/results/systems/rnn_demo/hyp.test.txt")" -eq 500 || { echo "wrong hypothesis count"; exit 1; }
+# SentencePiece path: pieces decoded back to text (no "▁" left), scored
+grep -Eq '^\| rnn_spm \| multi30k_en_de_spm \| [0-9]+\.[0-9]{2} \|' "$T/results/tables/spm.md" || { echo "spm table"; exit 1; }
+if grep -q '▁' "$T/results/systems/rnn_spm/hyp.test.txt"; then echo "SentencePiece output not decoded"; exit 1; fi
+grep -q '▁' "$T/results/systems/rnn_spm/hyp.test.sub" || { echo "raw output is not pieces"; exit 1; }
+# tokenised En-Ja path: BLEU and RIBES columns, language filter applied to its training data
+grep -Eq '^\| rnn_enja \| enja_tokenised \| [0-9]+\.[0-9]{2} \| [0-9]+\.[0-9]{2} \|' "$T/results/tables/enja.md" || { echo "enja table"; exit 1; }
+grep -q '"pairs_in": 400' "$T/results/reports/enja_tokenised.langid.json" || { echo "langid filter not run"; exit 1; }
+test -s "$T/results/tables/langid_filter.md" || { echo "no langid table"; exit 1; }
 "${SM[@]}" -n > "$T/dry.txt" 2>&1
 grep -q "Nothing to be done" "$T/dry.txt" || { echo "second run would redo work:"; cat "$T/dry.txt"; exit 1; }
 echo "1 passed, 0 failed"

@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   std::string checkpoint, src_vocab_path, tgt_vocab_path, input = "-", output = "-", output_tok, detok_lang;
   synmt::SearchOptions search;
   int batch_size = 32, threads = 0;
+  bool raw = false;
   return synmt::run_tool(
       "synmt-translate", argc, argv,
       [&](CLI::App& app) {
@@ -42,6 +43,7 @@ int main(int argc, char** argv) {
         app.add_option("-o,--output", output, "hypotheses (BPE removed, detokenised with --detok-lang)");
         app.add_option("--output-tok", output_tok, "also write tokenised (BPE-removed) hypotheses here");
         app.add_option("--detok-lang", detok_lang, "Moses-detokenise for this language");
+        app.add_flag("--raw", raw, "write the target sub-word tokens as produced (post-processing is a pipeline step)");
         app.add_option("-k,--beam", search.beam_size)->capture_default_str();
         app.add_option("--length-penalty", search.length_penalty, "GNMT alpha")->capture_default_str();
         app.add_option("--max-len-a", search.max_len_a)->capture_default_str();
@@ -74,7 +76,10 @@ int main(int argc, char** argv) {
           std::size_t e = std::min(order.size(), s + static_cast<std::size_t>(batch_size));
           for (std::size_t i = s; i < e; ++i) chunk.push_back(sources[order[i]]);
           auto results = synmt::beam_search(*loaded.model, synmt::make_source_batch(chunk), search);
-          for (std::size_t i = s; i < e; ++i) hyps[order[i]] = remove_bpe(tgt_vocab.decode(results[i - s].front().tokens));
+          for (std::size_t i = s; i < e; ++i) {
+            std::string sub = tgt_vocab.decode(results[i - s].front().tokens);
+            hyps[order[i]] = raw ? sub : remove_bpe(sub);
+          }
           progress.advance(e - s);
         }
         progress.finish();
@@ -85,7 +90,7 @@ int main(int argc, char** argv) {
         }
         synmt::AtomicFile out(output);
         std::unique_ptr<synmt::MosesDetokenizer> detok;
-        if (!detok_lang.empty()) detok = std::make_unique<synmt::MosesDetokenizer>(detok_lang);
+        if (!detok_lang.empty() && !raw) detok = std::make_unique<synmt::MosesDetokenizer>(detok_lang);
         for (const auto& h : hyps) out.write_line(detok ? detok->detokenize(h) : h);
         out.commit();
         return 0;
