@@ -8,12 +8,16 @@
 #include "core/error.h"
 #include "core/line_reader.h"
 #include "core/utf8.h"
+#include "preprocess/flat_map.h"
 
 namespace synmt {
 
 void WordCounts::add(const std::string& word, int64_t count) {
-  auto [it, inserted] = index_.emplace(word, items_.size());
-  if (inserted) items_.emplace_back(word, 0);
+  auto it = index_.find(word);  // look up first: emplace would build a node (and copy) every time
+  if (it == index_.end()) {
+    it = index_.emplace(word, items_.size()).first;
+    items_.emplace_back(word, 0);
+  }
   items_[it->second].second += count;
 }
 
@@ -29,10 +33,14 @@ std::pair<std::size_t, std::size_t> strip_crlf_space(const std::string& s) {
 
 template <class F>
 void for_each_space_separated(const std::string& s, std::size_t b, std::size_t e, F f) {
+  thread_local std::string word;  // reused: no allocation per word once it has grown
   while (b <= e) {
     std::size_t sp = s.find(' ', b);
     if (sp == std::string::npos || sp > e) sp = e;
-    if (sp > b) f(s.substr(b, sp - b));
+    if (sp > b) {
+      word.assign(s, b, sp - b);
+      f(word);
+    }
     b = sp + 1;
   }
 }
@@ -71,10 +79,10 @@ class BpeLearner {
       const auto& w = vocab_[j].first;
       for (std::size_t k = 1; k < w.size(); ++k) {
         add_stat(key(w[k - 1], w[k]), vocab_[j].second);
-        indices_[key(w[k - 1], w[k])][static_cast<int>(j)] += 1;
+        indices_[key(w[k - 1], w[k])][j] += 1;
       }
     }
-    big_stats_ = stats_;
+    big_stats_ = stats_;  // a flat copy
     if (options_.total_symbols) {
       std::unordered_set<int> internal, final_;
       for (const auto& [w, f] : vocab_) {
@@ -85,7 +93,7 @@ class BpeLearner {
     }
     if (stats_.empty()) return merges;
     int64_t max_count = 0;
-    for (const auto& [k, v] : stats_) max_count = std::max(max_count, v);
+    stats_.for_each([&](uint64_t, int64_t v) { max_count = std::max(max_count, v); });
     double threshold = static_cast<double>(max_count) / 10.0;
     rebuild_heap();
     for (int i = 0; i < num_symbols; ++i) {
@@ -147,15 +155,15 @@ class BpeLearner {
   void rebuild_heap() {
     heap_active_ = true;
     heap_.clear();
-    for (const auto& [k, v] : stats_) heap_.push_back({v, k});
+    stats_.for_each([this](uint64_t k, int64_t v) { heap_.push_back({v, k}); });
     std::make_heap(heap_.begin(), heap_.end(), [this](const HeapEntry& a, const HeapEntry& b) { return less(a, b); });
   }
   uint64_t top() {
     auto cmp = [this](const HeapEntry& a, const HeapEntry& b) { return less(a, b); };
     for (;;) {
       const HeapEntry& e = heap_.front();
-      auto it = stats_.find(e.pair);
-      if (it != stats_.end() && it->second == e.count) return e.pair;
+      const int64_t* current = stats_.find(e.pair);
+      if (current != nullptr && *current == e.count) return e.pair;
       std::pop_heap(heap_.begin(), heap_.end(), cmp);
       heap_.pop_back();
     }
@@ -171,23 +179,22 @@ class BpeLearner {
   }
 
   void prune(double threshold) {
-    for (auto it = stats_.begin(); it != stats_.end();) {
-      if (static_cast<double>(it->second) < threshold) {
-        if (it->second < 0) big_stats_[it->first] += it->second;
-        else big_stats_[it->first] = it->second;
-        it = stats_.erase(it);
-      } else {
-        ++it;
-      }
-    }
+    stats_.erase_if([&](uint64_t key, int64_t value) {
+      if (static_cast<double>(value) >= threshold) return false;
+      if (value < 0) big_stats_[key] += value;
+      else big_stats_[key] = value;
+      return true;
+    });
   }
 
   std::vector<Change> replace_pair(int first, int second) {
     std::vector<Change> changes;
     const int merged = intern(symbols_[first] + symbols_[second]);
-    auto& index = indices_[key(first, second)];
-    for (const auto& [j, count] : index) {
-      if (count < 1) continue;
+    std::vector<uint64_t> words;
+    indices_[key(first, second)].for_each([&](uint64_t j, int64_t count) {
+      if (count >= 1) words.push_back(j);
+    });
+    for (uint64_t j : words) {
       const std::vector<int>& word = vocab_[j].first;
       std::vector<int> out;
       out.reserve(word.size());
@@ -199,8 +206,10 @@ class BpeLearner {
           out.push_back(word[k]);
         }
       }
-      changes.push_back({j, out, word, vocab_[j].second});
-      vocab_[j].first = std::move(out);
+      const int64_t freq = vocab_[j].second;
+      std::vector<int> old = std::move(vocab_[j].first);  // the word is replaced: move, do not copy
+      vocab_[j].first = out;
+      changes.push_back({static_cast<int>(j), std::move(out), std::move(old), freq});
     }
     return changes;
   }
@@ -208,7 +217,7 @@ class BpeLearner {
   void update_pair_statistics(int first, int second, const std::vector<Change>& changes) {
     const uint64_t pair = key(first, second);
     set_stat(pair, 0);
-    indices_[pair].clear();
+    indices_[pair] = FlatCountMap();
     const int new_pair = intern(symbols_[first] + symbols_[second]);
     for (const Change& c : changes) {
       const auto& old_word = c.old_word;
@@ -222,13 +231,13 @@ class BpeLearner {
           if (i) {
             uint64_t prev = key(old_word[i - 1], old_word[i]);
             add_stat(prev, -freq);
-            indices_[prev][c.word] -= 1;
+            indices_[prev][static_cast<uint64_t>(c.word)] -= 1;
           }
           if (i < n - 2) {
             if (old_word[i + 2] != first || i >= n - 3 || old_word[i + 3] != second) {
               uint64_t nex = key(old_word[i + 1], old_word[i + 2]);
               add_stat(nex, -freq);
-              indices_[nex][c.word] -= 1;
+              indices_[nex][static_cast<uint64_t>(c.word)] -= 1;
             }
           }
           i += 2;
@@ -245,12 +254,12 @@ class BpeLearner {
         if (i) {
           uint64_t prev = key(word[i - 1], word[i]);
           add_stat(prev, freq);
-          indices_[prev][c.word] += 1;
+          indices_[prev][static_cast<uint64_t>(c.word)] += 1;
         }
         if (i < m - 1 && word[i + 1] != new_pair) {
           uint64_t nex = key(word[i], word[i + 1]);
           add_stat(nex, freq);
-          indices_[nex][c.word] += 1;
+          indices_[nex][static_cast<uint64_t>(c.word)] += 1;
         }
         i += 1;
       }
@@ -261,8 +270,8 @@ class BpeLearner {
   std::vector<std::string> symbols_;
   std::unordered_map<std::string, int> symbol_ids_;
   std::vector<std::pair<std::vector<int>, int64_t>> vocab_;
-  std::unordered_map<uint64_t, int64_t> stats_, big_stats_;
-  std::unordered_map<uint64_t, std::unordered_map<int, int64_t>> indices_;
+  FlatCountMap stats_, big_stats_;
+  std::unordered_map<uint64_t, FlatCountMap> indices_;  // pair -> (word index -> occurrences)
   std::vector<HeapEntry> heap_;
   bool heap_active_ = false;  // off while the initial statistics are counted
 };
@@ -277,7 +286,7 @@ std::vector<std::pair<std::string, int64_t>> vocabulary_by_frequency(const WordC
 void WordCounts::add_line(const std::string& line) {
   auto [b, e] = strip_crlf_space(line);
   if (b >= e) return;
-  for_each_space_separated(line, b, e, [this](std::string word) { add(word, 1); });
+  for_each_space_separated(line, b, e, [this](const std::string& word) { add(word, 1); });
 }
 
 std::vector<std::pair<std::string, std::string>> learn_bpe(const WordCounts& counts, const BpeLearnOptions& options) {
