@@ -92,6 +92,9 @@ int main(int argc_in, char** argv_in) {
     c->add_option("-s,--smooth-method", bleu_options.smooth, "exp | floor | add-k | none")->capture_default_str();
     c->add_option("--smooth-value", bleu_options.smooth_value, "for floor / add-k");
     c->add_flag("--effective-order", bleu_options.effective_order);
+    // sacreBLEU refuses input that looks tokenised unless --force; synmt scores it and says nothing,
+    // so the flag is accepted for command-line compatibility only.
+    c->add_flag("--force", "accepted for sacreBLEU compatibility (synmt never refuses tokenised input)");
   };
   auto add_chrf_flags = [&](CLI::App* c) {
     c->add_option("--char-order", chrf_options.char_order, "also -nc")->capture_default_str();

@@ -8,7 +8,11 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 SM=("$VENV/bin/snakemake" --profile cluster/local --configfile pipeline/config/config.yaml tests/e2e/slice_config.yaml
     --config "work_dir=$T/work" "results_dir=$T/results")
-"${SM[@]}" --quiet all
+if ! "${SM[@]}" > "$T/snakemake.log" 2>&1; then
+  echo "snakemake failed; its log ends:"; tail -60 "$T/snakemake.log"
+  for f in $(grep -o "[^ ]*\.log" "$T/snakemake.log" | sort -u); do [ -f "$f" ] && { echo "== $f"; tail -5 "$f"; }; done
+  exit 1
+fi
 table="$T/results/tables/demo.md"
 test -s "$table" || { echo "no table"; exit 1; }
 cat "$table"
@@ -21,7 +25,9 @@ test "$(wc -l < "$T/results/systems/rnn_demo/hyp.test.txt")" -eq 500 || { echo "
 # SentencePiece path: pieces decoded back to text (no "▁" left), scored
 grep -Eq '^\| rnn_spm \| multi30k_en_de_spm \| [0-9]+\.[0-9]{2} \|' "$T/results/tables/spm.md" || { echo "spm table"; exit 1; }
 if grep -q '▁' "$T/results/systems/rnn_spm/hyp.test.txt"; then echo "SentencePiece output not decoded"; exit 1; fi
-grep -q '▁' "$T/results/systems/rnn_spm/hyp.test.sub" || { echo "raw output is not pieces"; exit 1; }
+# every raw output token is a piece of the trained SentencePiece model
+awk 'NR==FNR {split($0, f, "\t"); piece[f[1]] = 1; next} {for (i = 1; i <= NF; ++i) if (!($i in piece)) {print "not a piece: " $i; bad = 1}} END {exit bad}' \
+  "$T/work/multi30k_en_de_spm/spm/model.vocab" "$T/results/systems/rnn_spm/hyp.test.sub" || { echo "raw output is not pieces"; exit 1; }
 # tokenised En-Ja path: BLEU and RIBES columns, language filter applied to its training data
 grep -Eq '^\| rnn_enja \| enja_tokenised \| [0-9]+\.[0-9]{2} \| [0-9]+\.[0-9]{2} \|' "$T/results/tables/enja.md" || { echo "enja table"; exit 1; }
 grep -q '"pairs_in": 400' "$T/results/reports/enja_tokenised.langid.json" || { echo "langid filter not run"; exit 1; }
