@@ -157,3 +157,10 @@ def postprocess_command(w, input, output):
     if pair["tokenizer"] == "none":
         return f"{join} > {output}"
     return f"{join} | {BIN}/synmt-tok --detok -l {pair['tgt']} -o {output}"
+
+
+def vocab_path(pair, side):
+    """The dictionary a side is binarised with: a joint one for both sides, or one per side."""
+    if PAIRS[pair]["vocab"].get("joint", False):
+        return f"{WORK}/{pair}/vocab.joint"
+    return f"{WORK}/{pair}/vocab.{side}"

@@ -205,12 +205,30 @@ rule build_vocab:
         " --max-size {params.v[max_size]} -o {output} 2> {log}"
 
 
+rule build_vocab_joint:
+    input:
+        src=lambda w: subword_text(w.pair, "train", "src"),
+        tgt=lambda w: subword_text(w.pair, "train", "tgt"),
+    output:
+        f"{WORK}/{{pair}}/vocab.joint",
+    params:
+        bin=BIN,
+        v=lambda w: PAIRS[w.pair]["vocab"],
+    log:
+        f"{WORK}/logs/vocab/{{pair}}.joint.log",
+    benchmark:
+        f"{WORK}/benchmarks/vocab/{{pair}}.joint.tsv"
+    shell:
+        "{params.bin}/synmt-binarize vocab -i {input.src} {input.tgt} --min-frequency {params.v[min_frequency]}"
+        " --max-size {params.v[max_size]} -o {output} 2> {log}"
+
+
 rule binarize:
     input:
         src=lambda w: subword_text(w.pair, w.split, "src"),
         tgt=lambda w: subword_text(w.pair, w.split, "tgt"),
-        src_vocab=f"{WORK}/{{pair}}/vocab.src",
-        tgt_vocab=f"{WORK}/{{pair}}/vocab.tgt",
+        src_vocab=lambda w: vocab_path(w.pair, "src"),
+        tgt_vocab=lambda w: vocab_path(w.pair, "tgt"),
     output:
         f"{WORK}/{{pair}}/data/{{split}}.h5",
     params:

@@ -7,8 +7,8 @@ rule translate:
     input:
         checkpoint=f"{RESULTS}/systems/{{system}}/best.pt",
         src=lambda w: subword_text(SYSTEMS[w.system]["pair"], w.split, "src"),
-        src_vocab=lambda w: f"{WORK}/{SYSTEMS[w.system]['pair']}/vocab.src",
-        tgt_vocab=lambda w: f"{WORK}/{SYSTEMS[w.system]['pair']}/vocab.tgt",
+        src_vocab=lambda w: vocab_path(SYSTEMS[w.system]["pair"], "src"),
+        tgt_vocab=lambda w: vocab_path(SYSTEMS[w.system]["pair"], "tgt"),
     output:
         f"{RESULTS}/systems/{{system}}/hyp.{{split}}.sub",
     params:

@@ -20,8 +20,8 @@ rule train:
         config=f"{RESULTS}/systems/{{system}}/train_config.json",
         train=lambda w: f"{WORK}/{SYSTEMS[w.system]['pair']}/data/train.h5",
         valid=lambda w: f"{WORK}/{SYSTEMS[w.system]['pair']}/data/valid.h5",
-        src_vocab=lambda w: f"{WORK}/{SYSTEMS[w.system]['pair']}/vocab.src",
-        tgt_vocab=lambda w: f"{WORK}/{SYSTEMS[w.system]['pair']}/vocab.tgt",
+        src_vocab=lambda w: vocab_path(SYSTEMS[w.system]["pair"], "src"),
+        tgt_vocab=lambda w: vocab_path(SYSTEMS[w.system]["pair"], "tgt"),
     output:
         checkpoint=f"{RESULTS}/systems/{{system}}/best.pt",
         summary=f"{RESULTS}/systems/{{system}}/summary.json",
