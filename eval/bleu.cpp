@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
+#include <thread>
 #include <unordered_map>
 
 #include <unicode/uchar.h>
@@ -124,7 +125,14 @@ std::vector<std::string_view> split_views(const std::string& s) {
   bool in_word = false;
   while (i < s.size()) {
     std::size_t here = i;
-    bool space = utf8::is_python_space(utf8::next(s, i));
+    const unsigned char ch = static_cast<unsigned char>(s[i]);
+    bool space;
+    if (ch < 0x80) {
+      space = ch == ' ' || (ch >= 0x09 && ch <= 0x0D) || (ch >= 0x1C && ch <= 0x1F);
+      ++i;
+    } else {
+      space = utf8::is_python_space(utf8::next(s, i));
+    }
     if (space && in_word) out.emplace_back(s.data() + start, here - start);
     if (!space && !in_word) start = here;
     in_word = !space;
@@ -137,9 +145,19 @@ std::vector<std::string_view> split_views(const std::string& s) {
 std::vector<PreparedReference> Bleu::prepare_references(const std::vector<std::vector<std::string>>& refs) const {
   const std::size_t n = refs.empty() ? 0 : refs[0].size();
   std::vector<PreparedReference> out(n);
+  const std::size_t workers = std::max<std::size_t>(1, std::min<std::size_t>(std::thread::hardware_concurrency(), 8));
+  std::vector<std::thread> pool;
+  for (std::size_t w = 0; w < workers; ++w)
+    pool.emplace_back([&, w]() { prepare_range(refs, out, w * n / workers, (w + 1) * n / workers); });
+  for (auto& t : pool) t.join();
+  return out;
+}
+
+void Bleu::prepare_range(const std::vector<std::vector<std::string>>& refs, std::vector<PreparedReference>& out,
+                         std::size_t begin, std::size_t end) const {
   std::vector<std::string> tokenised(refs.size());
   std::vector<std::vector<std::string_view>> tokens(refs.size());
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = begin; i < end; ++i) {
     PreparedReference& p = out[i];
     for (std::size_t r = 0; r < refs.size(); ++r) {
       tokenised[r] = preprocess(refs[r][i]);
@@ -174,7 +192,6 @@ std::vector<PreparedReference> Bleu::prepare_references(const std::vector<std::v
       p.slots[s] = static_cast<int32_t>(j);
     }
   }
-  return out;
 }
 
 int32_t PreparedReference::find(uint64_t key) const {

@@ -64,6 +64,8 @@ class Bleu {
   std::string signature(std::size_t num_refs) const;
 
  private:
+  void prepare_range(const std::vector<std::vector<std::string>>& refs, std::vector<PreparedReference>& out,
+                     std::size_t begin, std::size_t end) const;
   template <class Real>
   BleuResult score_impl(const BleuStats& total) const;
   std::string preprocess(const std::string& line) const;

@@ -15,6 +15,14 @@ std::string normalise_spaces(const std::string& s) {
   std::string out;
   out.reserve(s.size());
   bool pending = false;
+  std::size_t run = std::string::npos;  // start of the current run of non-space bytes
+  auto flush = [&](std::size_t end) {
+    if (run == std::string::npos) return;
+    if (pending) out.push_back(' ');
+    out.append(s, run, end - run);
+    run = std::string::npos;
+    pending = false;
+  };
   for (std::size_t i = 0; i < s.size();) {
     unsigned char ch = static_cast<unsigned char>(s[i]);
     bool space;
@@ -27,14 +35,14 @@ std::string normalise_spaces(const std::string& s) {
       len = j - i;
     }
     if (space) {
+      flush(i);
       pending = !out.empty();
-    } else {
-      if (pending) out.push_back(' ');
-      pending = false;
-      out.append(s, i, len);
+    } else if (run == std::string::npos) {
+      run = i;
     }
     i += len;
   }
+  flush(s.size());
   return out;
 }
 
@@ -82,7 +90,9 @@ std::string regexp_tokenize(const std::string& in) {
       }
     }
   });
-  pass(a, b, [](const std::string& s, char*& o) {  // ([^0-9])([\.,]) -> "\1 \2 "
+  const bool has_period_or_comma = a.find_first_of(".,") != std::string::npos;
+  if (!has_period_or_comma) b = a;  // passes 2 and 3 need a period or comma
+  else pass(a, b, [](const std::string& s, char*& o) {  // ([^0-9])([\.,]) -> "\1 \2 "
     const std::size_t n = s.size();
     for (std::size_t i = 0; i < n; ++i) {
       if (i + 1 < n && !is_digit(s[i]) && (s[i + 1] == '.' || s[i + 1] == ',')) {
@@ -96,7 +106,8 @@ std::string regexp_tokenize(const std::string& in) {
       }
     }
   });
-  pass(b, c, [](const std::string& s, char*& o) {  // ([\.,])([^0-9]) -> " \1 \2"
+  if (!has_period_or_comma) c = b;
+  else pass(b, c, [](const std::string& s, char*& o) {  // ([\.,])([^0-9]) -> " \1 \2"
     const std::size_t n = s.size();
     for (std::size_t i = 0; i < n; ++i) {
       if (i + 1 < n && (s[i] == '.' || s[i] == ',') && !is_digit(s[i + 1])) {
@@ -113,6 +124,7 @@ std::string regexp_tokenize(const std::string& in) {
       }
     }
   });
+  if (c.find('-') == std::string::npos) return normalise_spaces(c);  // pass 4 needs a hyphen
   pass(c, d, [](const std::string& s, char*& o) {  // ([0-9])(-) -> "\1 \2 "
     const std::size_t n = s.size();
     for (std::size_t i = 0; i < n; ++i) {
