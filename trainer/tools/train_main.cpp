@@ -1,4 +1,5 @@
 // synmt-train: train a model from the registry on binarised HDF5 datasets.
+#include <cstdlib>
 #include <filesystem>
 
 #include "core/atomic_file.h"
@@ -14,6 +15,7 @@
 int main(int argc, char** argv) {
   std::string config_path, train_path, valid_path, src_vocab_path, tgt_vocab_path, out_dir;
   std::vector<std::string> overrides;
+  std::string dist = "auto", dump_params;
   return synmt::run_tool(
       "synmt-train", argc, argv,
       [&](CLI::App& app) {
@@ -25,6 +27,9 @@ int main(int argc, char** argv) {
         app.add_option("--src-vocab", src_vocab_path)->required();
         app.add_option("--tgt-vocab", tgt_vocab_path)->required();
         app.add_option("-o,--out-dir", out_dir, "checkpoints, metrics.jsonl, summary.json")->required();
+        app.add_option("--dist", dist, "auto | single | mpi (auto: MPI when started by mpirun/srun with > 1 rank)")
+            ->capture_default_str();
+        app.add_option("--dump-params", dump_params, "write the final parameters as raw float32 (tests)");
       },
       [&]() {
         synmt::Json file = synmt::load_json_file(config_path);
@@ -42,9 +47,14 @@ int main(int argc, char** argv) {
         synmt::Json model = config["model"];
         model["options"]["src_vocab"] = src_vocab.size();
         model["options"]["tgt_vocab"] = tgt_vocab.size();
-        auto runtime = synmt::setup_runtime(train_options.threads);
+        auto comm = synmt::make_communicator(dist);
+        int local_ranks = 1;
+        if (const char* s = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE")) local_ranks = std::max(1, std::atoi(s));
+        else if (const char* s2 = std::getenv("SLURM_NTASKS_PER_NODE")) local_ranks = std::max(1, std::atoi(s2));
+        auto runtime = synmt::setup_runtime(train_options.threads, comm->size() > 1 ? local_ranks : 1);
         auto train = synmt::read_parallel_data(train_path, src_vocab.hash(), tgt_vocab.hash());
         auto valid = synmt::read_parallel_data(valid_path, src_vocab.hash(), tgt_vocab.hash());
+        torch::manual_seed(train_options.seed);  // initialisation is part of a reproducible run
         auto net = synmt::create_model(model);  // validates every model option
         synmt::Json resolved = {{"model", model},
                                 {"train", train_options.to_json()},
@@ -55,7 +65,15 @@ int main(int argc, char** argv) {
         for (const auto& p : net->parameters()) params += p.numel();
         synmt::log_info("model " + model["family"].get<std::string>() + ": " + std::to_string(params) + " parameters; " +
                         std::to_string(train.size()) + " training pairs");
-        auto r = synmt::train_model(*net, resolved, train_options, train, valid, out_dir, runtime.hardware);
+        auto r = synmt::train_model(*net, resolved, train_options, train, valid, out_dir, runtime.hardware, *comm);
+        if (!dump_params.empty() && comm->is_root()) {
+          synmt::AtomicFile out(dump_params);
+          for (const auto& p : net->parameters()) {
+            auto c = p.detach().to(torch::kFloat32).contiguous();
+            out.write(std::string_view(reinterpret_cast<const char*>(c.data_ptr<float>()), static_cast<std::size_t>(c.numel()) * 4));
+          }
+          out.commit();
+        }
         synmt::log_info("done: best valid ppl " + std::to_string(r.best_valid_ppl) + " (epoch " +
                         std::to_string(r.best_epoch) + "), " + std::to_string(r.seconds) + " s");
         return 0;

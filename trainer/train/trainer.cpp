@@ -75,8 +75,13 @@ double seconds_since(Clock::time_point t) { return std::chrono::duration<double>
 
 TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const TrainOptions& o,
                         const ParallelData& train, const ParallelData& valid, const std::string& out_dir,
-                        const std::string& hardware) {
-  torch::manual_seed(o.seed);
+                        const std::string& hardware, Communicator& comm) {
+  {  // every rank starts from rank 0's parameters
+    std::vector<torch::Tensor> params;
+    for (auto& p : model.parameters()) params.push_back(p.data());
+    comm.broadcast(params, 0);
+  }
+  torch::manual_seed(o.seed + static_cast<uint64_t>(comm.rank()));  // dropout noise differs per rank
   BatchOptions bo;
   bo.batch_size = o.batch_size;
   bo.max_len = o.max_len;
@@ -89,7 +94,8 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
                                                        .betas({o.adam_beta1, o.adam_beta2})
                                                        .eps(o.adam_eps)
                                                        .weight_decay(o.weight_decay));
-  std::ofstream metrics(out_dir + "/metrics.jsonl", std::ios::app);
+  std::ofstream metrics;
+  if (comm.is_root()) metrics.open(out_dir + "/metrics.jsonl", std::ios::app);
   TrainResult result;
   double lr = o.lr, best = std::numeric_limits<double>::infinity();
   int halvings = 0;
@@ -102,20 +108,34 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
     model.train();
     auto plan = batches.epoch_plan(epoch);
     Progress progress("epoch " + std::to_string(epoch), plan.size(), 60.0);
-    for (const auto& ids : plan) {
-      Batch b = batches.make_batch(ids);
-      auto v = label_smoothed_nll(model.forward(b.src, b.src_len, b.tgt_in), b.tgt_out, o.label_smoothing, Vocab::kPad);
+    for (const auto& batch_ids : plan) {
+      std::vector<int64_t> ids;  // this rank's share of the batch
+      for (std::size_t k = static_cast<std::size_t>(comm.rank()); k < batch_ids.size(); k += static_cast<std::size_t>(comm.size()))
+        ids.push_back(batch_ids[k]);
       optimizer.zero_grad();
-      (v.loss / static_cast<double>(v.tokens)).backward();
+      LossValue v;
+      if (!ids.empty()) {
+        Batch b = batches.make_batch(ids);
+        v = label_smoothed_nll(model.forward(b.src, b.src_len, b.tgt_in), b.tgt_out, o.label_smoothing, Vocab::kPad);
+        v.loss.backward();  // summed over tokens; normalised by the global token count below
+      }
+      std::vector<torch::Tensor> grads;
+      for (auto& p : model.parameters()) {
+        if (!p.grad().defined()) p.mutable_grad() = torch::zeros_like(p);
+        grads.push_back(p.grad());
+      }
+      const double batch_tokens = comm.allreduce_sum(static_cast<double>(v.tokens));
+      comm.allreduce_sum(grads);
+      for (auto& g : grads) g.div_(std::max(1.0, batch_tokens));
       double grad_norm = torch::nn::utils::clip_grad_norm_(model.parameters(), o.clip_norm);
       optimizer.step();
       ++result.steps;
-      window_loss += v.loss.item<double>();
-      window_nll += v.nll_sum;
-      window_tokens += v.tokens;
-      total_tokens += v.tokens;
+      window_loss += comm.allreduce_sum(v.loss.defined() ? v.loss.item<double>() : 0.0);
+      window_nll += comm.allreduce_sum(v.nll_sum);
+      window_tokens += static_cast<int64_t>(batch_tokens);
+      total_tokens += static_cast<int64_t>(batch_tokens);
       progress.advance();
-      if (result.steps % o.log_interval == 0) {
+      if (result.steps % o.log_interval == 0 && comm.is_root()) {
         double secs = seconds_since(window_start);
         nlohmann::json m = {{"type", "train"}, {"step", result.steps}, {"epoch", epoch},
                             {"loss", window_loss / window_tokens}, {"ppl", std::exp(window_nll / window_tokens)},
@@ -126,7 +146,9 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
         window_tokens = 0;
         window_start = Clock::now();
       }
-      if ((o.max_minutes > 0 && seconds_since(start) > o.max_minutes * 60) || (o.max_steps > 0 && result.steps >= o.max_steps)) {
+      // the stop decision is collective: ranks whose clocks disagree must not part ways
+      bool budget = (o.max_minutes > 0 && seconds_since(start) > o.max_minutes * 60) || (o.max_steps > 0 && result.steps >= o.max_steps);
+      if (comm.allreduce_sum(budget ? 1.0 : 0.0) > 0) {
         log_info("training: budget reached (time or steps) in epoch " + std::to_string(epoch));
         stop = true;
         break;
@@ -141,12 +163,13 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
                    .dump()
             << "\n"
             << std::flush;
-    log_info("epoch " + std::to_string(epoch) + ": valid ppl " + std::to_string(ppl) + ", lr " + std::to_string(lr) +
-             ", " + std::to_string(static_cast<int>(seconds_since(start))) + " s");
+    if (comm.is_root())
+      log_info("epoch " + std::to_string(epoch) + ": valid ppl " + std::to_string(ppl) + ", lr " + std::to_string(lr) +
+               ", " + std::to_string(static_cast<int>(seconds_since(start))) + " s");
     if (ppl < best) {
       best = ppl;
       result.best_epoch = epoch;
-      save_checkpoint(out_dir + "/best.pt", model, config);
+      if (comm.is_root()) save_checkpoint(out_dir + "/best.pt", model, config);
     } else if (o.halve_lr_on_plateau) {
       if (++halvings > o.max_halvings) {
         log_info("training: stopping after " + std::to_string(o.max_halvings) + " learning-rate halvings");
@@ -157,15 +180,16 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
     }
     model.train();
   }
-  save_checkpoint(out_dir + "/last.pt", model, config);
+  if (comm.is_root()) save_checkpoint(out_dir + "/last.pt", model, config);
   result.best_valid_ppl = best;
   result.seconds = seconds_since(start);
   result.target_tokens_per_second = total_tokens / std::max(1e-9, result.seconds);
   nlohmann::json summary = {{"best_valid_ppl", best},  {"best_epoch", result.best_epoch},
                             {"epochs", result.epochs}, {"steps", result.steps},
                             {"train_seconds", result.seconds}, {"tgt_tokens_per_s", result.target_tokens_per_second},
-                            {"hardware", hardware}};
-  write_file_atomically(out_dir + "/summary.json", summary.dump(2) + "\n");
+                            {"hardware", hardware}, {"ranks", comm.size()}};
+  if (comm.is_root()) write_file_atomically(out_dir + "/summary.json", summary.dump(2) + "\n");
+  comm.barrier();
   return result;
 }
 

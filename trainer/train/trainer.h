@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "preprocess/dataset_file.h"
+#include "trainer/dist/communicator.h"
 #include "trainer/models/seq2seq_model.h"
 
 namespace synmt {
@@ -41,9 +42,13 @@ struct TrainResult {
 
 // config: the resolved run config (stored in every checkpoint). Writes out_dir/{best.pt,last.pt,
 // metrics.jsonl,summary.json}.
+// With several ranks every rank trains on its share of each batch (sentences rank, rank+size, ...
+// of the same batch plan); gradients and token counts are summed over ranks before the update, so
+// N ranks with batch B update exactly like one process with batch B (up to summation order).
+// Only rank 0 writes files.
 TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const TrainOptions& options,
                         const ParallelData& train, const ParallelData& valid, const std::string& out_dir,
-                        const std::string& hardware);
+                        const std::string& hardware, Communicator& comm);
 
 // Mean NLL per target token and the token count over a dataset (no dropout, no gradients).
 std::pair<double, int64_t> evaluate_nll(Seq2SeqModel& model, const ParallelData& data, int batch_size, int max_len);

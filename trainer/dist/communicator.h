@@ -1,0 +1,30 @@
+#pragma once
+// Data-parallel communication (DESIGN.md §3, Marian's pattern): the training loop talks to a
+// Communicator, which is a no-op for one process and MPI_Allreduce over one flattened bucket of
+// gradients for several ranks (mpirun / srun). NCCL for GPU ranks is issue #6's remaining work.
+#include <torch/types.h>
+
+#include <memory>
+#include <vector>
+
+namespace synmt {
+
+class Communicator {
+ public:
+  virtual ~Communicator() = default;
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  // Sums the tensors element-wise over all ranks, in place.
+  virtual void allreduce_sum(std::vector<torch::Tensor>& tensors) = 0;
+  virtual double allreduce_sum(double value) = 0;
+  // Copies root's tensors to every rank, in place.
+  virtual void broadcast(std::vector<torch::Tensor>& tensors, int root) = 0;
+  virtual void barrier() = 0;
+  bool is_root() const { return rank() == 0; }
+};
+
+// "single": one process. "mpi": the MPI world (MPI_Init on first use). "auto": MPI when the process
+// was started by mpirun/srun with more than one rank, single otherwise.
+std::unique_ptr<Communicator> make_communicator(const std::string& kind);
+
+}  // namespace synmt
