@@ -1,4 +1,6 @@
 # Shared helpers: paths, config look-ups, wildcard constraints built from config keys.
+import os
+
 import yaml
 
 WORK = config["work_dir"]
@@ -164,3 +166,15 @@ def vocab_path(pair, side):
     if PAIRS[pair]["vocab"].get("joint", False):
         return f"{WORK}/{pair}/vocab.joint"
     return f"{WORK}/{pair}/vocab.{side}"
+
+
+def train_launcher(system):
+    """'' for one process; the MPI launcher with -n N for N data-parallel ranks. Running as root
+    (containers, CI) needs Open MPI's explicit consent."""
+    ranks = SYSTEMS[system].get("ranks", 1)
+    if ranks == 1:
+        return ""
+    launcher = config.get("mpi_launcher", "mpirun --oversubscribe")
+    if launcher.startswith("mpirun") and os.geteuid() == 0:
+        launcher += " --allow-run-as-root"
+    return f"{launcher} -n {ranks} "

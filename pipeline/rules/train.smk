@@ -28,13 +28,16 @@ rule train:
     params:
         bin=BIN,
         out_dir=lambda w: f"{RESULTS}/systems/{w.system}",
+        launch=lambda w: train_launcher(w.system),
+        rank_threads=lambda w, threads: max(1, threads // SYSTEMS[w.system].get("ranks", 1)),
     threads: config["threads"]
     resources:
         runtime=24 * 60,
+        tasks=lambda w: SYSTEMS[w.system].get("ranks", 1),
     log:
         f"{RESULTS}/systems/{{system}}/train.log",
     benchmark:
         f"{RESULTS}/systems/{{system}}/train.benchmark.tsv"
     shell:
-        "{params.bin}/synmt-train -c {input.config} --set train.threads={threads} --train {input.train} --valid {input.valid}"
+        "{params.launch}{params.bin}/synmt-train -c {input.config} --set train.threads={params.rank_threads} --train {input.train} --valid {input.valid}"
         " --src-vocab {input.src_vocab} --tgt-vocab {input.tgt_vocab} -o {params.out_dir} 2> {log}"

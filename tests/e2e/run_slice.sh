@@ -28,6 +28,7 @@ if grep -q '▁' "$T/results/systems/rnn_spm/hyp.test.txt"; then echo "SentenceP
 # every raw output token is a piece of the trained SentencePiece model
 awk 'NR==FNR {split($0, f, "\t"); piece[f[1]] = 1; next} {for (i = 1; i <= NF; ++i) if (!($i in piece)) {print "not a piece: " $i; bad = 1}} END {exit bad}' \
   "$T/work/multi30k_en_de_spm/spm/model.vocab" "$T/results/systems/rnn_spm/hyp.test.sub" || { echo "raw output is not pieces"; exit 1; }
+grep -q '"ranks": 2' "$T/results/systems/rnn_demo_seed2/summary.json" || { echo "2-rank training did not run on 2 ranks"; exit 1; }
 test -s "$T/work/multi30k_en_de_spm/vocab.joint" || { echo "joint vocabulary not built"; exit 1; }
 # tokenised En-Ja path: BLEU and RIBES columns, language filter applied to its training data
 grep -Eq '^\| rnn_enja \| enja_tokenised \| [0-9]+\.[0-9]{2} \| [0-9]+\.[0-9]{2} \|' "$T/results/tables/enja.md" || { echo "enja table"; exit 1; }
