@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   std::string config_path, train_path, valid_path, src_vocab_path, tgt_vocab_path, out_dir;
   std::vector<std::string> overrides;
   std::string dist = "auto", dump_params;
+  bool resume = false;
   return synmt::run_tool(
       "synmt-train", argc, argv,
       [&](CLI::App& app) {
@@ -29,6 +30,7 @@ int main(int argc, char** argv) {
         app.add_option("-o,--out-dir", out_dir, "checkpoints, metrics.jsonl, summary.json")->required();
         app.add_option("--dist", dist, "auto | single | mpi (auto: MPI when started by mpirun/srun with > 1 rank)")
             ->capture_default_str();
+        app.add_flag("--resume", resume, "continue from OUT_DIR/state.pt when it exists (SLURM requeue)");
         app.add_option("--dump-params", dump_params, "write the final parameters as raw float32 (tests)");
       },
       [&]() {
@@ -65,7 +67,12 @@ int main(int argc, char** argv) {
         for (const auto& p : net->parameters()) params += p.numel();
         synmt::log_info("model " + model["family"].get<std::string>() + ": " + std::to_string(params) + " parameters; " +
                         std::to_string(train.size()) + " training pairs");
-        auto r = synmt::train_model(*net, resolved, train_options, train, valid, out_dir, runtime.hardware, *comm);
+        synmt::TrainResult r;
+        try {
+          r = synmt::train_model(*net, resolved, train_options, train, valid, out_dir, runtime.hardware, *comm, resume);
+        } catch (const synmt::TrainingInterrupted& e) {
+          return 128 + e.signal;
+        }
         if (!dump_params.empty() && comm->is_root()) {
           synmt::AtomicFile out(dump_params);
           for (const auto& p : net->parameters()) {

@@ -2,6 +2,7 @@
 // The training loop: Adam, gradient clipping, validation perplexity after every epoch, keep-best
 // checkpoint, halve-on-plateau learning rate with a stop after N halvings (SA-NMT's schedule), a
 // wall-clock budget, metrics.jsonl and a summary JSON for the results tables.
+#include <stdexcept>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -26,6 +27,7 @@ struct TrainOptions {
   int max_len = 100;
   int log_interval = 50;       // steps
   int max_steps = 0;           // 0: unlimited (tests and the e2e slice use a few dozen)
+  int checkpoint_interval = 500;  // updates between training-state saves (0: epoch ends only)
   int threads = 0;             // 0: all cores
   uint64_t seed = 1;
 
@@ -48,7 +50,14 @@ struct TrainResult {
 // Only rank 0 writes files.
 TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const TrainOptions& options,
                         const ParallelData& train, const ParallelData& valid, const std::string& out_dir,
-                        const std::string& hardware, Communicator& comm);
+                        const std::string& hardware, Communicator& comm, bool resume = false);
+
+// Thrown when SIGTERM / SIGUSR1 stopped the run after saving the training state; main() exits
+// with 128 + signal so that a scheduler can requeue the job (143 for SIGTERM, 138 for SIGUSR1).
+struct TrainingInterrupted : std::runtime_error {
+  explicit TrainingInterrupted(int sig) : std::runtime_error("interrupted by signal " + std::to_string(sig)), signal(sig) {}
+  int signal;
+};
 
 // Mean NLL per target token and the token count over a dataset (no dropout, no gradients).
 std::pair<double, int64_t> evaluate_nll(Seq2SeqModel& model, const ParallelData& data, int batch_size, int max_len);

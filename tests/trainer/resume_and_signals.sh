@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Preemption and exact resume on CPU (one process, one thread, dropout on):
+#  1. SIGKILL at a random moment, then --resume: the final parameters are byte-identical to an
+#     uninterrupted run (120 updates crossing an epoch boundary with validation).
+#  2. SIGTERM: the job saves its training state and exits 143; --resume then also ends
+#     byte-identical to the uninterrupted run.
+# Prints 'N passed, N failed'.
+set -uo pipefail
+BIN=$1/bin
+DATA=$2
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+passed=0
+failed=0
+zcat "$DATA/parallel/multi30k-task1/train.en.gz" | head -256 > "$T/s.txt"
+zcat "$DATA/parallel/multi30k-task1/train.de.gz" | head -256 > "$T/t.txt"
+"$BIN/synmt-binarize" vocab -i "$T/s.txt" -o "$T/vs" 2>/dev/null
+"$BIN/synmt-binarize" vocab -i "$T/t.txt" -o "$T/vt" 2>/dev/null
+"$BIN/synmt-binarize" data --src "$T/s.txt" --tgt "$T/t.txt" --src-vocab "$T/vs" --tgt-vocab "$T/vt" -o "$T/d.h5" 2>/dev/null
+cat > "$T/cfg.json" <<'JSON'
+{"model": {"arch": "rnn_tiny"},
+ "train": {"batch_size": 8, "max_steps": 120, "max_epochs": 1000, "lr": 0.005, "seed": 5, "threads": 1,
+           "checkpoint_interval": 1}}
+JSON
+train() { "$BIN/synmt-train" -c "$T/cfg.json" --train "$T/d.h5" --valid "$T/d.h5" --src-vocab "$T/vs" --tgt-vocab "$T/vt" \
+  --dist single "$@"; }
+train -o "$T/full" --dump-params "$T/full.bin" 2>/dev/null || { echo "uninterrupted run failed"; exit 1; }
+
+for sig in KILL TERM; do
+  out="$T/run_$sig"
+  train -o "$out" --dump-params "$T/$sig.bin" > "$T/$sig.log" 2>&1 &
+  pid=$!
+  for i in $(seq 1 100); do [ -s "$out/state.pt" ] && break; sleep 0.05; done
+  sleep "0.$((RANDOM % 5))"
+  kill -"$sig" "$pid" 2>/dev/null
+  wait "$pid"
+  rc=$?
+  if [ "$sig" = TERM ] && [ "$rc" -ne 143 ] && [ "$rc" -ne 0 ]; then
+    echo "FAIL: SIGTERM gave exit $rc, expected 143"; failed=$((failed + 1)); continue
+  fi
+  [ "$sig" = TERM ] && [ "$rc" -eq 143 ] && { [ -s "$out/state.pt" ] || { echo "FAIL: no state after SIGTERM"; failed=$((failed + 1)); continue; }; }
+  echo "SIG$sig: first run exited $rc ($(grep -o 'update [0-9]*' "$T/$sig.log" | tail -1))"
+  train -o "$out" --resume --dump-params "$T/$sig.bin" > "$T/$sig.resume.log" 2>&1 || { echo "FAIL: resume after SIG$sig failed"; cat "$T/$sig.resume.log"; failed=$((failed + 1)); continue; }
+  grep -h "resuming at" "$T/$sig.resume.log" || true
+  if cmp -s "$T/full.bin" "$T/$sig.bin"; then passed=$((passed + 1)); echo "SIG$sig + --resume: parameters byte-identical"
+  else echo "FAIL: parameters differ after SIG$sig + --resume"; failed=$((failed + 1)); fi
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

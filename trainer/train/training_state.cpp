@@ -1,0 +1,68 @@
+#include "trainer/train/training_state.h"
+
+#include <ATen/CPUGeneratorImpl.h>
+#include <torch/serialize.h>
+
+#include "core/atomic_file.h"
+#include "core/error.h"
+
+namespace synmt {
+
+void save_training_state(const std::string& path, Seq2SeqModel& model, torch::optim::Optimizer& optimizer,
+                         const TrainingCursor& c, const std::string& config_json) {
+  torch::serialize::OutputArchive archive, model_part, optim_part;
+  model.save(model_part);
+  optimizer.save(optim_part);
+  archive.write("model", model_part);
+  archive.write("optimizer", optim_part);
+  archive.write("rng", at::detail::getDefaultCPUGenerator().get_state());
+  archive.write("format", c10::IValue(std::string(kTrainingStateFormat)));
+  archive.write("config", c10::IValue(config_json));
+  archive.write("ints", torch::tensor({static_cast<int64_t>(c.epoch), c.batch_in_epoch, c.steps,
+                                       static_cast<int64_t>(c.halvings), static_cast<int64_t>(c.best_epoch), c.total_tokens},
+                                      torch::kInt64));
+  archive.write("reals", torch::tensor({c.lr, c.best, c.elapsed_seconds}, torch::kFloat64));
+  AtomicPath out(path);
+  archive.save_to(out.temp_path());
+  out.commit();
+}
+
+TrainingCursor load_training_state(const std::string& path, Seq2SeqModel& model, torch::optim::Optimizer& optimizer,
+                                   const std::string& config_json) {
+  torch::serialize::InputArchive archive, model_part, optim_part;
+  try {
+    archive.load_from(path);
+  } catch (const c10::Error&) {
+    throw InputError(path, 0, "not a readable training state (truncated or not a synmt file)");
+  }
+  c10::IValue format, config;
+  if (!archive.try_read("format", format) || format.toStringRef() != kTrainingStateFormat)
+    throw InputError(path, 0, std::string("training-state format is not ") + kTrainingStateFormat);
+  if (!archive.try_read("config", config) || config.toStringRef() != config_json)
+    throw InputError(path, 0, "this training state belongs to another configuration; refusing to resume");
+  archive.read("model", model_part);
+  archive.read("optimizer", optim_part);
+  model.load(model_part);
+  optimizer.load(optim_part);
+  torch::Tensor rng, ints, reals;
+  archive.read("rng", rng);
+  archive.read("ints", ints);
+  archive.read("reals", reals);
+  at::Generator generator = at::detail::getDefaultCPUGenerator();  // a handle on the same generator
+  generator.set_state(rng);
+  TrainingCursor c;
+  auto i = ints.accessor<int64_t, 1>();
+  auto r = reals.accessor<double, 1>();
+  c.epoch = static_cast<int>(i[0]);
+  c.batch_in_epoch = i[1];
+  c.steps = i[2];
+  c.halvings = static_cast<int>(i[3]);
+  c.best_epoch = static_cast<int>(i[4]);
+  c.total_tokens = i[5];
+  c.lr = r[0];
+  c.best = r[1];
+  c.elapsed_seconds = r[2];
+  return c;
+}
+
+}  // namespace synmt

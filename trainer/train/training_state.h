@@ -1,0 +1,32 @@
+#pragma once
+// The full state of a training run, saved every `checkpoint_interval` updates and on SIGTERM /
+// SIGUSR1 so that `synmt-train --resume` continues exactly where the run stopped: parameters,
+// optimiser moments, LibTorch's RNG (dropout), the position in the epoch's batch plan, schedule
+// and counters. On one process the resumed run reproduces the uninterrupted one bit for bit.
+#include <torch/optim/optimizer.h>
+
+#include <cstdint>
+#include <string>
+
+#include "trainer/models/seq2seq_model.h"
+
+namespace synmt {
+
+inline constexpr const char* kTrainingStateFormat = "synmt-training-state-1";
+
+struct TrainingCursor {
+  int epoch = 1;
+  int64_t batch_in_epoch = 0;  // batches of this epoch's plan already done
+  int64_t steps = 0;
+  double lr = 0, best = 0, elapsed_seconds = 0;
+  int halvings = 0, best_epoch = 0;
+  int64_t total_tokens = 0;
+};
+
+void save_training_state(const std::string& path, Seq2SeqModel& model, torch::optim::Optimizer& optimizer,
+                         const TrainingCursor& cursor, const std::string& config_json);
+// Restores parameters, optimiser and RNG in place; refuses another format or another config.
+TrainingCursor load_training_state(const std::string& path, Seq2SeqModel& model, torch::optim::Optimizer& optimizer,
+                                   const std::string& config_json);
+
+}  // namespace synmt
