@@ -1,5 +1,6 @@
 # Training: one run directory per system. The JSON config is written from the system's
-# config section; synmt-train rejects keys it does not know.
+# config section; synmt-train rejects keys it does not know. --resume: a job requeued after
+# preemption (SIGTERM -> state.pt, exit 143) continues where it stopped.
 
 
 rule train_config:
@@ -39,5 +40,5 @@ rule train:
     benchmark:
         f"{RESULTS}/systems/{{system}}/train.benchmark.tsv"
     shell:
-        "{params.launch}{params.bin}/synmt-train -c {input.config} --set train.threads={params.rank_threads} --train {input.train} --valid {input.valid}"
+        "{params.launch}{params.bin}/synmt-train -c {input.config} --set train.threads={params.rank_threads} --train {input.train} --valid {input.valid} --resume"
         " --src-vocab {input.src_vocab} --tgt-vocab {input.tgt_vocab} -o {params.out_dir} 2> {log}"

@@ -4,6 +4,7 @@
 #     uninterrupted run (120 updates crossing an epoch boundary with validation).
 #  2. SIGTERM: the job saves its training state and exits 143; --resume then also ends
 #     byte-identical to the uninterrupted run.
+#  3. --resume with a state of another configuration sets it aside and trains afresh.
 # Prints 'N passed, N failed'.
 set -uo pipefail
 BIN=$1/bin
@@ -45,5 +46,14 @@ for sig in KILL TERM; do
   if cmp -s "$T/full.bin" "$T/$sig.bin"; then passed=$((passed + 1)); echo "SIG$sig + --resume: parameters byte-identical"
   else echo "FAIL: parameters differ after SIG$sig + --resume"; failed=$((failed + 1)); fi
 done
+# a state left by another configuration is set aside, not resumed from
+sed 's/"lr": 0.005/"lr": 0.004/' "$T/cfg.json" > "$T/other.json"
+if "$BIN/synmt-train" -c "$T/other.json" --train "$T/d.h5" --valid "$T/d.h5" --src-vocab "$T/vs" --tgt-vocab "$T/vt" \
+     --dist single -o "$T/full" --resume > "$T/stale.log" 2>&1 && grep -q "moved to state.pt.stale" "$T/stale.log" \
+     && [ -s "$T/full/state.pt.stale" ]; then
+  passed=$((passed + 1)); echo "state of another config: set aside, trained afresh"
+else
+  echo "FAIL: stale state handling"; tail -3 "$T/stale.log"; failed=$((failed + 1))
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

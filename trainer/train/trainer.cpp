@@ -112,6 +112,14 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
   TrainingCursor cur;
   cur.lr = o.lr;
   cur.best = std::numeric_limits<double>::infinity();
+  if (resume && std::filesystem::exists(state_path) && !training_state_matches(state_path, config_json)) {
+    // a state of another run (the config changed since): keep it aside, start afresh
+    if (comm.is_root()) {
+      log_warn(state_path + " belongs to another configuration or is unreadable; moved to state.pt.stale, starting afresh");
+      std::filesystem::rename(state_path, state_path + ".stale");
+    }
+    comm.barrier();
+  }
   if (resume && std::filesystem::exists(state_path)) {
     cur = load_training_state(state_path, model, optimizer, config_json);
     for (auto& group : optimizer.param_groups()) static_cast<torch::optim::AdamOptions&>(group.options()).lr(cur.lr);

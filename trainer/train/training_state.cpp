@@ -27,6 +27,18 @@ void save_training_state(const std::string& path, Seq2SeqModel& model, torch::op
   out.commit();
 }
 
+bool training_state_matches(const std::string& path, const std::string& config_json) {
+  try {
+    torch::serialize::InputArchive archive;
+    archive.load_from(path);
+    c10::IValue format, config;
+    return archive.try_read("format", format) && format.toStringRef() == kTrainingStateFormat &&
+           archive.try_read("config", config) && config.toStringRef() == config_json;
+  } catch (const c10::Error&) {
+    return false;
+  }
+}
+
 TrainingCursor load_training_state(const std::string& path, Seq2SeqModel& model, torch::optim::Optimizer& optimizer,
                                    const std::string& config_json) {
   torch::serialize::InputArchive archive, model_part, optim_part;

@@ -25,6 +25,8 @@ struct TrainingCursor {
 
 void save_training_state(const std::string& path, Seq2SeqModel& model, torch::optim::Optimizer& optimizer,
                          const TrainingCursor& cursor, const std::string& config_json);
+// True when `path` holds a training state of this format and this resolved config.
+bool training_state_matches(const std::string& path, const std::string& config_json);
 // Restores parameters, optimiser and RNG in place; refuses another format or another config.
 TrainingCursor load_training_state(const std::string& path, Seq2SeqModel& model, torch::optim::Optimizer& optimizer,
                                    const std::string& config_json);
