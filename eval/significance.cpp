@@ -112,6 +112,13 @@ std::pair<double, double> mean_and_ci(std::vector<double> scores, bool float32_s
 }
 
 namespace {
+std::vector<double> column_totals(const SegmentStats& s) {
+  std::vector<double> sum(s.empty() ? 0 : s[0].size(), 0.0);
+  for (const auto& row : s)
+    for (std::size_t k = 0; k < sum.size(); ++k) sum[k] += row[k];
+  return sum;
+}
+
 // Row sums of every resample for every system at once: the statistics of all systems for one
 // segment are contiguous, so each resample adds up its selected rows in one vectorisable loop.
 // Integer statistics whose sums stay below 2^24 are exact in float (half the memory traffic);
@@ -191,19 +198,13 @@ std::vector<BootstrapSummary> paired_bootstrap(const std::vector<SegmentStats>& 
                                                const ScoreFn& resample_score,
                                                const std::vector<std::vector<int32_t>>& indices, int threads,
                                                bool float32_scores) {
-  auto total = [](const SegmentStats& s) {
-    std::vector<double> sum(s.empty() ? 0 : s[0].size(), 0.0);
-    for (const auto& row : s)
-      for (std::size_t k = 0; k < sum.size(); ++k) sum[k] += row[k];
-    return sum;
-  };
   std::vector<BootstrapSummary> out(systems.size());
   std::vector<std::vector<double>> samples(systems.size());
   const auto sums = resample_sums(systems, indices);
   auto work = [&](std::size_t i) {
     samples[i].reserve(indices.size());
     for (const auto& summed : sums[i]) samples[i].push_back(resample_score(summed));
-    out[i].score = exact_score(total(systems[i]));
+    out[i].score = exact_score(column_totals(systems[i]));
     std::tie(out[i].mean, out[i].ci) = mean_and_ci(samples[i], float32_scores);
   };
   std::vector<std::thread> pool;
@@ -267,17 +268,11 @@ std::vector<std::vector<uint8_t>> read_selections(const std::string& path, std::
 
 std::vector<BootstrapSummary> paired_ar(const std::vector<SegmentStats>& systems, const ScoreFn& score,
                                         const std::vector<std::vector<uint8_t>>& selections, int threads) {
-  auto total = [](const SegmentStats& s) {
-    std::vector<double> sum(s.empty() ? 0 : s[0].size(), 0.0);
-    for (const auto& row : s)
-      for (std::size_t k = 0; k < sum.size(); ++k) sum[k] += row[k];
-    return sum;
-  };
   std::vector<BootstrapSummary> out(systems.size());
-  const auto base_total = total(systems[0]);
+  const auto base_total = column_totals(systems[0]);
   out[0].score = score(base_total);
   auto work = [&](std::size_t s) {
-    const auto sys_total = total(systems[s]);
+    const auto sys_total = column_totals(systems[s]);
     out[s].score = score(sys_total);
     const double observed = std::abs(out[0].score - out[s].score);
     const std::size_t dims = sys_total.size();

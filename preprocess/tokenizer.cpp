@@ -255,6 +255,10 @@ U32 MosesTokenizer::handle_nonbreaking_prefixes(const U32& text) const {
     const U32& token = tokens[i];
     if (token.size() < 2 || token.back() != U'.') continue;
     U32 prefix = token.substr(0, token.size() - 1);
+    if (options_.split_final_period && i + 1 == tokens.size()) {
+      tokens[i] = prefix + U" .";  // tokenizer.perl: last words are unlikely non-breaking prefixes
+      continue;
+    }
     bool has_dot_and_alpha = prefix.find(U'.') != U32::npos &&
                              std::any_of(prefix.begin(), prefix.end(), [](char32_t c) { return uc::is_alpha(c); });
     bool listed = prefixes_.count(prefix) && !numeric_only_prefixes_.count(prefix);

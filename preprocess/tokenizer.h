@@ -12,6 +12,9 @@ struct TokenizerOptions {
   bool aggressive_dash_splits = false;  // -a
   bool escape = true;                   // XML escaping; -no-escape turns it off
   std::string prefix_dir;               // empty: the directory shipped with synmt
+  // tokenizer.perl (Moses master) always splits the period off the last word of a line ("the
+  // U.S." -> "the U.S ."); sacremoses keeps non-breaking prefixes there. Perl is the default.
+  bool split_final_period = true;
 };
 
 class MosesTokenizer {

@@ -20,7 +20,8 @@ int main(int argc, char** argv) {
   std::vector<char*> fixed;
   for (auto& a : args) fixed.push_back(a.data());
   synmt::TokenizerOptions options;
-  bool no_escape = false, detok = false, normalize = false, normalize_only = false, skip_invalid = false;
+  bool no_escape = false, detok = false, normalize = false, normalize_only = false, skip_invalid = false,
+       sacremoses = false;
   std::string input = "-", output = "-", mecab_dicdir;
   int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   return synmt::run_tool(
@@ -31,6 +32,8 @@ int main(int argc, char** argv) {
         app.add_flag("-a,--aggressive-dash-splits", options.aggressive_dash_splits, "split hyphens as @-@");
         app.add_flag("--no-escape", no_escape, "do not escape XML special characters");
         app.add_flag("--detok", detok, "detokenise instead");
+        app.add_flag("--sacremoses", sacremoses,
+                     "sacremoses' rule for the line's last word (keep non-breaking prefixes) instead of tokenizer.perl's");
         app.add_flag("--normalize-punctuation", normalize, "normalize-punctuation.perl before tokenising");
         app.add_flag("--skip-invalid", skip_invalid,
                      "drop lines with invalid UTF-8 (counted on stderr) instead of failing; changes line counts");
@@ -43,6 +46,7 @@ int main(int argc, char** argv) {
       },
       [&]() {
         options.escape = !no_escape;
+        options.split_final_period = !sacremoses;
         synmt::LineReaderOptions ro;
         ro.flag_invalid = skip_invalid;
         synmt::LineReader in(input, ro);

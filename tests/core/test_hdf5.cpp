@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "tests/test_util.h"
+
 #include <filesystem>
 #include <fstream>
 
@@ -8,10 +10,7 @@
 #include "preprocess/vocab.h"
 
 namespace {
-std::string tmp(const std::string& name) {
-  std::filesystem::create_directories(SYNMT_TEST_TMP);
-  return std::string(SYNMT_TEST_TMP) + "/" + name;
-}
+std::string tmp(const std::string& name) { return synmt::test::tmp_path(name); }
 }  // namespace
 
 TEST(Dataset, RoundTripAndVocabularyMismatchIsRefused) {

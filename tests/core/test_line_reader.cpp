@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "tests/test_util.h"
+
 #include <filesystem>
 #include <fstream>
 
@@ -7,14 +9,7 @@
 #include "core/line_reader.h"
 #include "core/utf8.h"
 
-namespace {
-std::string write_tmp(const std::string& name, const std::string& content) {
-  std::filesystem::create_directories(SYNMT_TEST_TMP);
-  std::string path = std::string(SYNMT_TEST_TMP) + "/" + name;
-  std::ofstream(path, std::ios::binary) << content;
-  return path;
-}
-}  // namespace
+using synmt::test::write_tmp;
 
 TEST(Utf8, FindsInvalidSequences) {
   EXPECT_TRUE(synmt::utf8::is_valid("Grüße, 日本"));

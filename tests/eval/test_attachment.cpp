@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "tests/test_util.h"
+
 #include <filesystem>
 #include <fstream>
 
@@ -10,10 +12,7 @@
 namespace {
 const std::string kGold = std::string(SYNMT_SHARED_DATA) + "/ud/UD_English-PUD/en_pud-ud-test.conllu.gz";
 
-std::string tmp(const std::string& name) {
-  std::filesystem::create_directories(SYNMT_TEST_TMP);
-  return std::string(SYNMT_TEST_TMP) + "/" + name;
-}
+std::string tmp(const std::string& name) { return synmt::test::tmp_path(name); }
 }  // namespace
 
 TEST(Attachment, GoldAgainstItselfIsPerfect) {

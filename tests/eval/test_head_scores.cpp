@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "tests/test_util.h"
+
 #include <filesystem>
 #include <limits>
 #include <random>
@@ -8,10 +10,7 @@
 #include "eval/head_scores.h"
 
 namespace {
-std::string tmp(const std::string& name) {
-  std::filesystem::create_directories(SYNMT_TEST_TMP);
-  return std::string(SYNMT_TEST_TMP) + "/" + name;
-}
+std::string tmp(const std::string& name) { return synmt::test::tmp_path(name); }
 
 // Word scores W (root scores in row 0) spread over the pieces of each word: every word pair's score
 // is split at random over its piece pairs, every root score over the word's diagonal pieces.

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "tests/test_util.h"
+
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -7,14 +9,7 @@
 #include "core/error.h"
 #include "preprocess/bpe.h"
 
-namespace {
-std::string write_tmp(const std::string& name, const std::string& content) {
-  std::filesystem::create_directories(SYNMT_TEST_TMP);
-  std::string path = std::string(SYNMT_TEST_TMP) + "/" + name;
-  std::ofstream(path, std::ios::binary) << content;
-  return path;
-}
-}  // namespace
+using synmt::test::write_tmp;
 
 // Hand derivation: words ab x2, abc x1 -> symbols (a, b</w>) x2, (a, b, c</w>) x1.
 // pairs: (a,b</w>)=2, (a,b)=1, (b,c</w>)=1. Merge 1: "a b</w>". Then (a,b)=1 and (b,c</w>)=1 tie and

@@ -3,11 +3,13 @@
 #include "preprocess/tokenizer.h"
 
 namespace {
-std::string tok(const std::string& s, const std::string& lang = "en", bool aggressive = false, bool escape = true) {
+std::string tok(const std::string& s, const std::string& lang = "en", bool aggressive = false, bool escape = true,
+                bool perl_final_period = true) {
   synmt::TokenizerOptions o;
   o.lang = lang;
   o.aggressive_dash_splits = aggressive;
   o.escape = escape;
+  o.split_final_period = perl_final_period;
   return synmt::MosesTokenizer(o).tokenize(s);
 }
 }  // namespace
@@ -27,7 +29,11 @@ TEST(Tokenizer, MosesEnglishCases) {
 }
 
 TEST(Tokenizer, LanguageSpecificApostrophesAndPrefixes) {
-  EXPECT_EQ(tok("Das ist's.", "de", false, false), "Das ist ' s.");  // "s" is a German non-breaking prefix
+  // "s" is a German non-breaking prefix: sacremoses keeps "s." at the end, tokenizer.perl splits it
+  EXPECT_EQ(tok("Das ist's.", "de", false, false), "Das ist ' s .");
+  EXPECT_EQ(tok("Das ist's.", "de", false, false, false), "Das ist ' s.");
+  EXPECT_EQ(tok("He lives in the U.S."), "He lives in the U.S .");
+  EXPECT_EQ(tok("He lives in the U.S.", "en", false, true, false), "He lives in the U.S.");
   EXPECT_EQ(tok("C'est l'homme.", "fr", false, false), "C' est l' homme .");
   EXPECT_EQ(tok("Er kam am 3. Mai.", "de"), "Er kam am 3. Mai .");
 }

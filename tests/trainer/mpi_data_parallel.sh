@@ -14,11 +14,8 @@ trap 'rm -rf "$T"' EXIT
 MPIRUN=(mpirun --allow-run-as-root --oversubscribe -np 2)
 passed=0
 failed=0
-zcat "$DATA/parallel/multi30k-task1/train.en.gz" | head -256 > "$T/s.txt"
-zcat "$DATA/parallel/multi30k-task1/train.de.gz" | head -256 > "$T/t.txt"
-"$BIN/synmt-binarize" vocab -i "$T/s.txt" -o "$T/vs" 2>/dev/null
-"$BIN/synmt-binarize" vocab -i "$T/t.txt" -o "$T/vt" 2>/dev/null
-"$BIN/synmt-binarize" data --src "$T/s.txt" --tgt "$T/t.txt" --src-vocab "$T/vs" --tgt-vocab "$T/vt" -o "$T/d.h5" 2>/dev/null
+# shellcheck source=tests/trainer/tiny_data.sh
+source "$(dirname "$0")/tiny_data.sh"
 cat > "$T/cfg.json" <<'JSON'
 {"model": {"arch": "rnn_tiny", "options": {"dropout": 0.0}},
  "train": {"batch_size": 8, "max_steps": 6, "max_epochs": 1, "lr": 0.01, "label_smoothing": 0.0, "seed": 3,
