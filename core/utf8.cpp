@@ -98,4 +98,19 @@ std::vector<std::string> split_python_whitespace(std::string_view s) {
   return words;
 }
 
+std::vector<std::u32string> split_python_whitespace(std::u32string_view s) {
+  std::vector<std::u32string> words;
+  std::u32string cur;
+  for (char32_t c : s) {
+    if (is_python_space(c)) {
+      if (!cur.empty()) words.push_back(std::move(cur));
+      cur.clear();
+    } else {
+      cur.push_back(c);
+    }
+  }
+  if (!cur.empty()) words.push_back(std::move(cur));
+  return words;
+}
+
 }  // namespace synmt::utf8

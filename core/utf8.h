@@ -23,5 +23,6 @@ std::string encode(std::u32string_view text);
 bool is_python_space(char32_t cp);
 // Python's str.split() without arguments: words between runs of Unicode whitespace.
 std::vector<std::string> split_python_whitespace(std::string_view text);
+std::vector<std::u32string> split_python_whitespace(std::u32string_view text);
 
 }  // namespace synmt::utf8

@@ -11,21 +11,6 @@ namespace synmt::eval {
 namespace {
 using Counts = std::unordered_map<std::u32string, int64_t>;
 
-std::vector<std::u32string> split_words(const std::u32string& s) {
-  std::vector<std::u32string> words;
-  std::u32string cur;
-  for (char32_t c : s) {
-    if (utf8::is_python_space(c)) {
-      if (!cur.empty()) words.push_back(std::move(cur));
-      cur.clear();
-    } else {
-      cur.push_back(c);
-    }
-  }
-  if (!cur.empty()) words.push_back(std::move(cur));
-  return words;
-}
-
 bool is_punct(char32_t c) {  // string.punctuation
   return c < 128 && std::u32string_view(U"!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~").find(c) != std::u32string_view::npos;
 }
@@ -33,7 +18,7 @@ bool is_punct(char32_t c) {  // string.punctuation
 // sacreBLEU's _remove_punctuation: one leading or trailing ASCII punctuation mark split off.
 std::vector<std::u32string> punct_split_words(const std::u32string& s) {
   std::vector<std::u32string> out;
-  for (auto& w : split_words(s)) {
+  for (auto& w : utf8::split_python_whitespace(s)) {
     if (w.size() == 1) {
       out.push_back(w);
     } else if (is_punct(w.back())) {
@@ -55,7 +40,7 @@ std::vector<Counts> all_ngrams(const std::u32string& text, const ChrfOptions& o)
   if (o.whitespace) {
     line = text;
   } else {
-    for (auto& w : split_words(text)) line += w;
+    for (auto& w : utf8::split_python_whitespace(text)) line += w;
   }
   for (int n = 1; n <= o.char_order; ++n) {
     Counts c;

@@ -186,21 +186,6 @@ U32 split_apostrophes(const U32& s, const std::string& lang) {
   return out;
 }
 
-std::vector<U32> split_spaces(const U32& s) {
-  std::vector<U32> words;
-  U32 cur;
-  for (char32_t c : s) {
-    if (is_space(c)) {
-      if (!cur.empty()) words.push_back(std::move(cur));
-      cur.clear();
-    } else {
-      cur.push_back(c);
-    }
-  }
-  if (!cur.empty()) words.push_back(std::move(cur));
-  return words;
-}
-
 U32 escape_xml(const U32& s) {
   U32 out;
   out.reserve(s.size() + 16);
@@ -250,7 +235,7 @@ MosesTokenizer::MosesTokenizer(TokenizerOptions options) : options_(std::move(op
 }
 
 U32 MosesTokenizer::handle_nonbreaking_prefixes(const U32& text) const {
-  std::vector<U32> tokens = split_spaces(text);
+  std::vector<U32> tokens = utf8::split_python_whitespace(text);
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     const U32& token = tokens[i];
     if (token.size() < 2 || token.back() != U'.') continue;
@@ -341,7 +326,7 @@ std::string MosesDetokenizer::detokenize(const std::string& line) const {
   U32 text = unescape_xml(utf8::decode(line));
   // " @-@ " -> "-" (aggressive hyphen splitting undone)
   for (std::size_t p; (p = text.find(U" @-@ ")) != U32::npos;) text.replace(p, 5, U"-");
-  std::vector<U32> tokens = split_spaces(text);
+  std::vector<U32> tokens = utf8::split_python_whitespace(text);
   U32 out, prepend = U" ";
   int quotes_double = 0, quotes_single = 0;
   for (std::size_t i = 0; i < tokens.size(); ++i) {
