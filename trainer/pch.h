@@ -7,6 +7,7 @@
 #include <torch/nn/modules/dropout.h>
 #include <torch/nn/modules/embedding.h>
 #include <torch/nn/modules/linear.h>
+#include <torch/nn/modules/normalization.h>
 #include <torch/nn/modules/rnn.h>
 #include <torch/nn/utils/clip_grad.h>
 #include <torch/nn/utils/rnn.h>

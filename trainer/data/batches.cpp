@@ -22,16 +22,36 @@ std::vector<std::vector<int64_t>> BatchIterator::epoch_plan(int epoch) const {
   std::vector<int64_t> order = usable_;
   std::mt19937_64 rng(options_.seed * 1000003ULL + static_cast<uint64_t>(epoch));
   if (options_.shuffle) std::shuffle(order.begin(), order.end(), rng);
-  // Sort by length inside windows of 50 batches: little padding, still random across windows.
-  const std::size_t window = static_cast<std::size_t>(options_.batch_size) * 50;
-  auto len = [this](int64_t i) { return data_.src_offsets[i + 1] - data_.src_offsets[i]; };
-  for (std::size_t b = 0; b < order.size(); b += window) {
-    auto e = std::min(order.size(), b + window);
-    std::stable_sort(order.begin() + b, order.begin() + e, [&](int64_t x, int64_t y) { return len(x) < len(y); });
-  }
+  auto src_len = [this](int64_t i) { return data_.src_offsets[i + 1] - data_.src_offsets[i]; };
+  auto tgt_len = [this](int64_t i) { return data_.tgt_offsets[i + 1] - data_.tgt_offsets[i] + 1; };  // + </s>
   std::vector<std::vector<int64_t>> plan;
-  for (std::size_t b = 0; b < order.size(); b += options_.batch_size)
-    plan.emplace_back(order.begin() + b, order.begin() + std::min(order.size(), b + options_.batch_size));
+  if (options_.max_tokens > 0) {
+    // fairseq's scheme: sort everything by length (shuffled order breaks ties), cut where the
+    // padded size would exceed max_tokens, shuffle the batches
+    std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
+      return std::make_pair(src_len(x), tgt_len(x)) < std::make_pair(src_len(y), tgt_len(y));
+    });
+    int64_t longest = 0;
+    for (auto i : order) {
+      const int64_t len = std::max(src_len(i), tgt_len(i));
+      const int64_t n = plan.empty() ? 0 : static_cast<int64_t>(plan.back().size());
+      if (plan.empty() || std::max(longest, len) * (n + 1) > options_.max_tokens) {
+        plan.emplace_back();
+        longest = 0;
+      }
+      plan.back().push_back(i);
+      longest = std::max(longest, len);
+    }
+  } else {
+    // Sort by length inside windows of 50 batches: little padding, still random across windows.
+    const std::size_t window = static_cast<std::size_t>(options_.batch_size) * 50;
+    for (std::size_t b = 0; b < order.size(); b += window) {
+      auto e = std::min(order.size(), b + window);
+      std::stable_sort(order.begin() + b, order.begin() + e, [&](int64_t x, int64_t y) { return src_len(x) < src_len(y); });
+    }
+    for (std::size_t b = 0; b < order.size(); b += options_.batch_size)
+      plan.emplace_back(order.begin() + b, order.begin() + std::min(order.size(), b + options_.batch_size));
+  }
   if (options_.shuffle) std::shuffle(plan.begin(), plan.end(), rng);
   return plan;
 }
@@ -45,12 +65,12 @@ Batch BatchIterator::make_batch(const std::vector<int64_t>& ids) const {
   }
   Batch batch;
   batch.ids = ids;
-  batch.src = torch::full({B, S}, Vocab::kPad, torch::kInt64);
-  batch.src_len = torch::zeros({B}, torch::kInt64);
+  batch.source.tokens = torch::full({B, S}, Vocab::kPad, torch::kInt64);
+  batch.source.lengths = torch::zeros({B}, torch::kInt64);
   batch.tgt_in = torch::full({B, T}, Vocab::kPad, torch::kInt64);
   batch.tgt_out = torch::full({B, T}, Vocab::kPad, torch::kInt64);
-  auto src = batch.src.accessor<int64_t, 2>();
-  auto src_len = batch.src_len.accessor<int64_t, 1>();
+  auto src = batch.source.tokens.accessor<int64_t, 2>();
+  auto src_len = batch.source.lengths.accessor<int64_t, 1>();
   auto tin = batch.tgt_in.accessor<int64_t, 2>();
   auto tout = batch.tgt_out.accessor<int64_t, 2>();
   for (int64_t b = 0; b < B; ++b) {
@@ -75,10 +95,10 @@ Batch make_source_batch(const std::vector<std::vector<int32_t>>& sentences) {
   int64_t S = 1;
   for (const auto& s : sentences) S = std::max<int64_t>(S, static_cast<int64_t>(s.size()));
   Batch batch;
-  batch.src = torch::full({B, S}, Vocab::kPad, torch::kInt64);
-  batch.src_len = torch::zeros({B}, torch::kInt64);
-  auto src = batch.src.accessor<int64_t, 2>();
-  auto len = batch.src_len.accessor<int64_t, 1>();
+  batch.source.tokens = torch::full({B, S}, Vocab::kPad, torch::kInt64);
+  batch.source.lengths = torch::zeros({B}, torch::kInt64);
+  auto src = batch.source.tokens.accessor<int64_t, 2>();
+  auto len = batch.source.lengths.accessor<int64_t, 1>();
   for (int64_t b = 0; b < B; ++b) {
     const auto& s = sentences[static_cast<std::size_t>(b)];
     for (std::size_t k = 0; k < s.size(); ++k) src[b][static_cast<int64_t>(k)] = s[k];

@@ -1,6 +1,7 @@
 #pragma once
 // Batches for sequence-to-sequence training from a binarised ParallelData: sentence-count batches
-// (the RNN papers) of similar source length, reshuffled each epoch with a seeded RNG.
+// (the RNN papers) or token-count batches (the Transformer papers' max_tokens) of similar length,
+// reshuffled each epoch with a seeded RNG.
 #include <torch/types.h>
 
 #include <cstdint>
@@ -8,12 +9,12 @@
 #include <vector>
 
 #include "preprocess/dataset_file.h"
+#include "trainer/models/seq2seq_model.h"
 
 namespace synmt {
 
 struct Batch {
-  torch::Tensor src;      // (B, S) int64, padded with Vocab::kPad
-  torch::Tensor src_len;  // (B) int64
+  SourceInput source;     // tokens (B, S) int64 padded with Vocab::kPad, lengths (B), side inputs
   torch::Tensor tgt_in;   // (B, T) <s> y1 .. yn
   torch::Tensor tgt_out;  // (B, T) y1 .. yn </s>
   std::vector<int64_t> ids;  // sentence indices in the dataset
@@ -21,7 +22,8 @@ struct Batch {
 };
 
 struct BatchOptions {
-  int batch_size = 64;       // sentences
+  int batch_size = 64;       // sentences (when max_tokens = 0)
+  int max_tokens = 0;        // >0: as many sentences as fit max(src, tgt + 1) * n <= max_tokens
   int max_len = 100;         // longer training pairs are skipped (counted, logged)
   bool shuffle = true;
   uint64_t seed = 1;

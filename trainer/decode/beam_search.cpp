@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/error.h"
 #include "preprocess/vocab.h"
 
 namespace synmt {
@@ -11,13 +12,22 @@ namespace {
 double length_penalty(std::size_t length, double alpha) {
   return alpha == 0 ? 1.0 : std::pow((5.0 + static_cast<double>(length)) / 6.0, alpha);
 }
+// The ranking score of a finished hypothesis of `length` tokens (</s> included) from a source of
+// `src_len` tokens.
+double final_score(const SearchOptions& o, double log_prob, std::size_t length, int64_t src_len) {
+  if (o.length_prior) log_prob += o.length_prior(src_len, static_cast<int64_t>(length));
+  if (o.length_norm == "average") return log_prob / static_cast<double>(std::max<std::size_t>(1, length));
+  return log_prob / length_penalty(length, o.length_penalty);
+}
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 }  // namespace
 
 std::vector<std::vector<Hypothesis>> beam_search(Seq2SeqModel& model, const Batch& batch, const SearchOptions& o) {
+  if (o.length_norm != "gnmt" && o.length_norm != "average")
+    throw ConfigError("length normalisation '" + o.length_norm + "' is neither 'gnmt' nor 'average'");
   torch::NoGradGuard no_grad;
-  const int64_t B = batch.src.size(0), K = o.beam_size;
-  DecodeState state = model.encode(batch.src, batch.src_len);
+  const int64_t B = batch.source.batch_size(), K = o.beam_size;
+  DecodeState state = model.encode(batch.source);
   state.reorder(torch::arange(B).repeat_interleave(K));
   std::vector<double> scores(static_cast<std::size_t>(B * K), kNegInf);
   for (int64_t b = 0; b < B; ++b) scores[static_cast<std::size_t>(b * K)] = 0.0;  // one live beam at start
@@ -25,7 +35,7 @@ std::vector<std::vector<Hypothesis>> beam_search(Seq2SeqModel& model, const Batc
   std::vector<std::vector<Hypothesis>> finished(static_cast<std::size_t>(B));
   std::vector<bool> done(static_cast<std::size_t>(B), false);
   std::vector<int64_t> max_len(static_cast<std::size_t>(B));
-  auto src_len = batch.src_len.accessor<int64_t, 1>();
+  auto src_len = batch.source.lengths.accessor<int64_t, 1>();
   int64_t longest = 1;
   for (int64_t b = 0; b < B; ++b) {
     max_len[b] = std::max<int64_t>(1, static_cast<int64_t>(o.max_len_a * src_len[b] + o.max_len_b));
@@ -54,7 +64,7 @@ std::vector<std::vector<Hypothesis>> beam_search(Seq2SeqModel& model, const Batc
         int64_t beam = ti[b][j] / V, token = ti[b][j] % V;
         const auto& hist = history[b * K + beam];
         if (token == Vocab::kEos) {
-          if (j < K) finished[b].push_back({hist, s, s / length_penalty(hist.size() + 1, o.length_penalty)});
+          if (j < K) finished[b].push_back({hist, s, final_score(o, s, hist.size() + 1, src_len[b])});
           continue;
         }
         int64_t slot = b * K + filled++;
@@ -78,7 +88,7 @@ std::vector<std::vector<Hypothesis>> beam_search(Seq2SeqModel& model, const Batc
       for (int64_t k = 0; k < K; ++k) {  // length limit reached: the live hypotheses end here
         std::size_t slot = static_cast<std::size_t>(b * K + k);
         if (scores[slot] == kNegInf) continue;
-        finished[b].push_back({history[slot], scores[slot], scores[slot] / length_penalty(history[slot].size(), o.length_penalty)});
+        finished[b].push_back({history[slot], scores[slot], final_score(o, scores[slot], history[slot].size(), src_len[b])});
         scores[slot] = kNegInf;
       }
       done[b] = true;
@@ -97,11 +107,11 @@ std::vector<std::vector<Hypothesis>> beam_search(Seq2SeqModel& model, const Batc
 
 std::vector<std::vector<int32_t>> greedy_search(Seq2SeqModel& model, const Batch& batch, const SearchOptions& o) {
   torch::NoGradGuard no_grad;
-  const int64_t B = batch.src.size(0);
-  DecodeState state = model.encode(batch.src, batch.src_len);
+  const int64_t B = batch.source.batch_size();
+  DecodeState state = model.encode(batch.source);
   std::vector<std::vector<int32_t>> out(static_cast<std::size_t>(B));
   std::vector<bool> done(static_cast<std::size_t>(B), false);
-  auto src_len = batch.src_len.accessor<int64_t, 1>();
+  auto src_len = batch.source.lengths.accessor<int64_t, 1>();
   int64_t longest = 1;
   for (int64_t b = 0; b < B; ++b) longest = std::max<int64_t>(longest, static_cast<int64_t>(o.max_len_a * src_len[b] + o.max_len_b));
   torch::Tensor prev = torch::full({B}, Vocab::kBos, torch::kInt64);

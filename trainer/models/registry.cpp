@@ -2,6 +2,7 @@
 
 #include "core/config.h"
 #include "trainer/models/rnn_attention/rnn_attention.h"
+#include "trainer/models/transformer/transformer.h"
 
 namespace synmt {
 
@@ -10,6 +11,9 @@ const std::vector<ModelFamily>& model_families() {
       {"rnn_attention",
        [](const nlohmann::json& o) { return std::make_shared<RnnAttentionModel>(RnnAttentionOptions::from_json(o)); },
        [](const nlohmann::json& o) { return RnnAttentionOptions::from_json(o).to_json(); }},
+      {"transformer",
+       [](const nlohmann::json& o) { return std::make_shared<TransformerModel>(TransformerOptions::from_json(o)); },
+       [](const nlohmann::json& o) { return TransformerOptions::from_json(o).to_json(); }},
   };
   return families;
 }
@@ -28,6 +32,14 @@ const std::vector<Architecture>& architectures() {
       {"rnn_tiny", "rnn_attention",
        {{"embed_dim", 32}, {"encoder_hidden", 32}, {"decoder_hidden", 32}, {"encoder_layers", 2},
         {"decoder_layers", 2}, {"dropout", 0.1}, {"init_range", 0.1}}},
+      // Vaswani et al. 2017 base = Pascal's baseline: the family defaults (6+6, d 512, 8 heads, FFN 2048).
+      {"transformer_base", "transformer", nlohmann::json::object()},
+      // The demo: a small Transformer for Multi30k on 2 CPU cores (3+3 layers, d 256, 4 heads).
+      {"transformer_demo", "transformer",
+       {{"model_dim", 256}, {"heads", 4}, {"ffn_dim", 1024}, {"encoder_layers", 3}, {"decoder_layers", 3}, {"dropout", 0.1}}},
+      // Tiny model for tests and the end-to-end slice.
+      {"transformer_tiny", "transformer",
+       {{"model_dim", 32}, {"heads", 4}, {"ffn_dim", 64}, {"encoder_layers", 2}, {"decoder_layers", 2}, {"dropout", 0.1}}},
   };
   return archs;
 }

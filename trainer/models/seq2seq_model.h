@@ -12,6 +12,18 @@
 
 namespace synmt {
 
+// A batch of source sentences: token ids (B, S) padded with Vocab::kPad, lengths (B), and per-token
+// side inputs (B, S) that a family may read — dependency parent positions, labels, POS — under the
+// names of kSourceFeature*. Families that do not use a feature ignore it.
+struct SourceInput {
+  torch::Tensor tokens, lengths;
+  std::map<std::string, torch::Tensor> features;
+  int64_t batch_size() const { return tokens.size(0); }
+  bool has(const std::string& name) const { return features.count(name) > 0; }
+};
+inline constexpr const char* kSourceFeatureParentPosition = "parent_position";  // float, Pascal's middle position
+inline constexpr const char* kSourceFeatureLabel = "label";                      // int64 dependency label id
+
 struct DecodeState {
   std::map<std::string, torch::Tensor> tensors;
   torch::Tensor& operator[](const std::string& k) { return tensors[k]; }
@@ -25,8 +37,8 @@ struct DecodeState {
 class Seq2SeqModel : public torch::nn::Module {
  public:
   // Log-probabilities (B, T, V) of tgt_out given src and tgt_in (teacher forcing).
-  virtual torch::Tensor forward(const torch::Tensor& src, const torch::Tensor& src_len, const torch::Tensor& tgt_in) = 0;
-  virtual DecodeState encode(const torch::Tensor& src, const torch::Tensor& src_len) = 0;
+  virtual torch::Tensor forward(const SourceInput& src, const torch::Tensor& tgt_in) = 0;
+  virtual DecodeState encode(const SourceInput& src) = 0;
   // Log-probabilities (N, V) of the next token for each of the N hypotheses in `state`.
   virtual torch::Tensor step(DecodeState& state, const torch::Tensor& prev_tokens) = 0;
   // The family name and resolved options: what the checkpoint stores to rebuild the model.

@@ -69,10 +69,10 @@ int main(int argc, char** argv) {
                         std::to_string(train.size()) + " training pairs");
         synmt::TrainResult r;
         try {
-          r = synmt::train_model(*net, resolved, train_options, train, valid, out_dir, runtime.hardware, *comm, resume);
+          r = synmt::train_model(*net, resolved, train_options, train, valid, out_dir, runtime.hardware, *comm, resume, &tgt_vocab);
         } catch (const synmt::TrainingInterrupted& e) {
           return 128 + e.signal;
-        }
+        }  // TrainingFailed and input errors: run_tool prints the message and exits 1
         if (!dump_params.empty() && comm->is_root()) {
           synmt::AtomicFile out(dump_params);
           for (const auto& p : net->parameters()) {

@@ -1,4 +1,5 @@
-// synmt-translate: batched beam search with a trained checkpoint; writes detokenised hypotheses.
+// synmt-translate: batched beam (or greedy) search with one checkpoint or an ensemble of several;
+// writes detokenised hypotheses and optionally n-best lists.
 #include <algorithm>
 #include <numeric>
 
@@ -9,6 +10,7 @@
 #include "preprocess/tokenizer.h"
 #include "preprocess/vocab.h"
 #include "trainer/decode/beam_search.h"
+#include "trainer/decode/ensemble.h"
 #include "trainer/runtime.h"
 #include "trainer/train/checkpoint.h"
 
@@ -28,7 +30,10 @@ std::string remove_bpe(const std::string& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string checkpoint, src_vocab_path, tgt_vocab_path, input = "-", output = "-", output_tok, detok_lang;
+  std::vector<std::string> checkpoints;
+  std::string nbest_output;
+  bool greedy = false;
+  std::string src_vocab_path, tgt_vocab_path, input = "-", output = "-", output_tok, detok_lang;
   synmt::SearchOptions search;
   int batch_size = 32, threads = 0;
   bool raw = false;
@@ -36,7 +41,10 @@ int main(int argc, char** argv) {
       "synmt-translate", argc, argv,
       [&](CLI::App& app) {
         app.description("Translate BPE-segmented source text with beam search.");
-        app.add_option("-m,--checkpoint", checkpoint)->required();
+        app.add_option("-m,--checkpoint", checkpoints, "checkpoint; repeat for an ensemble (mean of log-probabilities)")
+            ->required()
+            ->expected(1)
+            ->allow_extra_args(false);
         app.add_option("--src-vocab", src_vocab_path)->required();
         app.add_option("--tgt-vocab", tgt_vocab_path)->required();
         app.add_option("-i,--input", input, "source text, one sentence per line")->capture_default_str();
@@ -46,6 +54,10 @@ int main(int argc, char** argv) {
         app.add_flag("--raw", raw, "write the target sub-word tokens as produced (post-processing is a pipeline step)");
         app.add_option("-k,--beam", search.beam_size)->capture_default_str();
         app.add_option("--length-penalty", search.length_penalty, "GNMT alpha")->capture_default_str();
+        app.add_option("--length-norm", search.length_norm, "gnmt | average (score / |y|)")->capture_default_str();
+        app.add_flag("--greedy", greedy, "greedy search (the same output as --beam 1)");
+        app.add_option("--nbest", search.nbest, "hypotheses kept per sentence (<= beam)")->capture_default_str();
+        app.add_option("--nbest-output", nbest_output, "write n-best lists here: 'i ||| hypothesis ||| score ||| log-prob'");
         app.add_option("--max-len-a", search.max_len_a)->capture_default_str();
         app.add_option("--max-len-b", search.max_len_b)->capture_default_str();
         app.add_option("--batch-size", batch_size)->capture_default_str();
@@ -53,12 +65,20 @@ int main(int argc, char** argv) {
       },
       [&]() {
         synmt::setup_runtime(threads);
-        auto loaded = synmt::load_checkpoint(checkpoint);
         auto src_vocab = synmt::Vocab::load(src_vocab_path);
         auto tgt_vocab = synmt::Vocab::load(tgt_vocab_path);
-        const auto& vh = loaded.config.at("vocab");
-        if (vh.at("src_sha256") != src_vocab.hash() || vh.at("tgt_sha256") != tgt_vocab.hash())
-          throw synmt::InputError(checkpoint, 0, "the given vocabularies are not the ones this model was trained with");
+        std::vector<std::shared_ptr<synmt::Seq2SeqModel>> members;
+        for (const auto& checkpoint : checkpoints) {
+          auto loaded = synmt::load_checkpoint(checkpoint);
+          const auto& vh = loaded.config.at("vocab");
+          if (vh.at("src_sha256") != src_vocab.hash() || vh.at("tgt_sha256") != tgt_vocab.hash())
+            throw synmt::InputError(checkpoint, 0, "the given vocabularies are not the ones this model was trained with");
+          members.push_back(loaded.model);
+        }
+        if (search.nbest > search.beam_size)
+          throw synmt::ConfigError("--nbest " + std::to_string(search.nbest) + " exceeds the beam size " + std::to_string(search.beam_size));
+        synmt::EnsembleModel ensemble(members);
+        synmt::Seq2SeqModel& model = members.size() == 1 ? *members.front() : ensemble;
         std::vector<std::vector<int32_t>> sources;
         {
           synmt::LineReader in(input);
@@ -70,15 +90,23 @@ int main(int argc, char** argv) {
         std::iota(order.begin(), order.end(), 0);
         std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return sources[a].size() < sources[b].size(); });
         std::vector<std::string> hyps(sources.size());
+        std::vector<std::vector<synmt::Hypothesis>> nbest(nbest_output.empty() ? 0 : sources.size());
         synmt::Progress progress("translate", sources.size(), 30.0);
         for (std::size_t s = 0; s < order.size(); s += static_cast<std::size_t>(batch_size)) {
           std::vector<std::vector<int32_t>> chunk;
           std::size_t e = std::min(order.size(), s + static_cast<std::size_t>(batch_size));
           for (std::size_t i = s; i < e; ++i) chunk.push_back(sources[order[i]]);
-          auto results = synmt::beam_search(*loaded.model, synmt::make_source_batch(chunk), search);
+          auto batch = synmt::make_source_batch(chunk);
+          std::vector<std::vector<synmt::Hypothesis>> results;
+          if (greedy) {
+            for (auto& tokens : synmt::greedy_search(model, batch, search)) results.push_back({{tokens, 0.0, 0.0}});
+          } else {
+            results = synmt::beam_search(model, batch, search);
+          }
           for (std::size_t i = s; i < e; ++i) {
             std::string sub = tgt_vocab.decode(results[i - s].front().tokens);
             hyps[order[i]] = raw ? sub : remove_bpe(sub);
+            if (!nbest.empty()) nbest[order[i]] = results[i - s];
           }
           progress.advance(e - s);
         }
@@ -87,6 +115,16 @@ int main(int argc, char** argv) {
           synmt::AtomicFile tok(output_tok);
           for (const auto& h : hyps) tok.write_line(h);
           tok.commit();
+        }
+        if (!nbest_output.empty()) {
+          synmt::AtomicFile nb(nbest_output);
+          for (std::size_t i = 0; i < nbest.size(); ++i)
+            for (const auto& h : nbest[i]) {
+              std::string sub = tgt_vocab.decode(h.tokens);
+              nb.write_line(std::to_string(i) + " ||| " + (raw ? sub : remove_bpe(sub)) + " ||| " + std::to_string(h.score) +
+                            " ||| " + std::to_string(h.log_prob));
+            }
+          nb.commit();
         }
         synmt::AtomicFile out(output);
         std::unique_ptr<synmt::MosesDetokenizer> detok;

@@ -41,4 +41,21 @@ LoadedModel load_checkpoint(const std::string& path) {
   return loaded;
 }
 
+void average_checkpoints(const std::vector<std::string>& inputs, const std::string& output) {
+  if (inputs.empty()) throw InputError(output, 0, "no checkpoints to average");
+  torch::NoGradGuard no_grad;
+  LoadedModel sum = load_checkpoint(inputs.front());
+  auto params = sum.model->named_parameters();
+  for (std::size_t k = 1; k < inputs.size(); ++k) {
+    LoadedModel next = load_checkpoint(inputs[k]);
+    if (next.config.at("model") != sum.config.at("model"))
+      throw InputError(inputs[k], 0, "is a checkpoint of another model than " + inputs.front() + "; cannot average them");
+    auto other = next.model->named_parameters();
+    for (auto& p : params) p.value().add_(other[p.key()]);
+    sum.config = next.config;
+  }
+  for (auto& p : params) p.value().div_(static_cast<double>(inputs.size()));
+  save_checkpoint(output, *sum.model, sum.config);
+}
+
 }  // namespace synmt

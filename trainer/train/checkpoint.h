@@ -4,6 +4,7 @@
 // vocabularies, and a checkpoint of another format or model is refused with a clear message.
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -20,5 +21,9 @@ struct LoadedModel {
   nlohmann::json config;
 };
 LoadedModel load_checkpoint(const std::string& path);
+
+// Writes the element-wise mean of the parameters of `inputs` (checkpoints of one model: same
+// family and options, else an InputError) with the config of the last input.
+void average_checkpoints(const std::vector<std::string>& inputs, const std::string& output);
 
 }  // namespace synmt

@@ -2,19 +2,21 @@
 
 #include <torch/nn/utils/clip_grad.h>
 #include <torch/optim/adam.h>
+#include <torch/optim/sgd.h>
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <filesystem>
-#include <cmath>
 #include <fstream>
 
 #include "core/atomic_file.h"
 #include "core/config.h"
 #include "core/log.h"
-#include "preprocess/vocab.h"
+#include "eval/bleu.h"
 #include "trainer/data/batches.h"
+#include "trainer/decode/beam_search.h"
 #include "trainer/train/checkpoint.h"
 #include "trainer/train/loss.h"
 #include "trainer/train/training_state.h"
@@ -25,9 +27,19 @@ TrainOptions TrainOptions::from_json(const nlohmann::json& j) {
   TrainOptions o;
   JsonFields f(j, "train");
   f.optional("batch_size", o.batch_size)
+      .optional("max_tokens", o.max_tokens)
+      .optional("update_freq", o.update_freq)
       .optional("max_epochs", o.max_epochs)
       .optional("max_minutes", o.max_minutes)
+      .optional("optimizer", o.optimizer)
       .optional("lr", o.lr)
+      .optional("momentum", o.momentum)
+      .optional("lr_schedule", o.schedule.kind)
+      .optional("warmup_steps", o.schedule.warmup_steps)
+      .optional("warmup_init_lr", o.schedule.warmup_init_lr)
+      .optional("decay_rate", o.schedule.decay_rate)
+      .optional("decay_every", o.schedule.decay_every)
+      .optional("decay_unit", o.schedule.decay_unit)
       .optional("adam_beta1", o.adam_beta1)
       .optional("adam_beta2", o.adam_beta2)
       .optional("adam_eps", o.adam_eps)
@@ -36,6 +48,11 @@ TrainOptions TrainOptions::from_json(const nlohmann::json& j) {
       .optional("label_smoothing", o.label_smoothing)
       .optional("halve_lr_on_plateau", o.halve_lr_on_plateau)
       .optional("max_halvings", o.max_halvings)
+      .optional("patience", o.patience)
+      .optional("keep_best", o.keep_best)
+      .optional("valid_bleu", o.valid_bleu)
+      .optional("average_last", o.average_last)
+      .optional("max_skipped_updates", o.max_skipped_updates)
       .optional("max_len", o.max_len)
       .optional("log_interval", o.log_interval)
       .optional("max_steps", o.max_steps)
@@ -43,15 +60,28 @@ TrainOptions TrainOptions::from_json(const nlohmann::json& j) {
       .optional("threads", o.threads)
       .optional("seed", o.seed);
   f.finish();
+  o.schedule.validate();
+  if (o.optimizer != "adam" && o.optimizer != "sgd") throw ConfigError("train.optimizer: '" + o.optimizer + "' (adam | sgd)");
+  if (o.keep_best != "ppl" && o.keep_best != "bleu") throw ConfigError("train.keep_best: '" + o.keep_best + "' (ppl | bleu)");
+  if (o.keep_best == "bleu") o.valid_bleu = true;
+  if (o.update_freq < 1) throw ConfigError("train.update_freq must be >= 1");
+  if (o.batch_size < 1 || o.max_tokens < 0) throw ConfigError("train.batch_size must be >= 1 and max_tokens >= 0");
+  if (o.label_smoothing < 0 || o.label_smoothing >= 1) throw ConfigError("train.label_smoothing must be in [0, 1)");
   return o;
 }
 
 nlohmann::json TrainOptions::to_json() const {
-  return {{"batch_size", batch_size}, {"max_epochs", max_epochs}, {"max_minutes", max_minutes}, {"lr", lr},
+  return {{"batch_size", batch_size}, {"max_tokens", max_tokens}, {"update_freq", update_freq},
+          {"max_epochs", max_epochs}, {"max_minutes", max_minutes}, {"optimizer", optimizer}, {"lr", lr},
+          {"momentum", momentum}, {"lr_schedule", schedule.kind}, {"warmup_steps", schedule.warmup_steps},
+          {"warmup_init_lr", schedule.warmup_init_lr}, {"decay_rate", schedule.decay_rate},
+          {"decay_every", schedule.decay_every}, {"decay_unit", schedule.decay_unit},
           {"adam_beta1", adam_beta1}, {"adam_beta2", adam_beta2}, {"adam_eps", adam_eps},
           {"weight_decay", weight_decay}, {"clip_norm", clip_norm}, {"label_smoothing", label_smoothing},
-          {"halve_lr_on_plateau", halve_lr_on_plateau}, {"max_halvings", max_halvings}, {"max_len", max_len},
-          {"log_interval", log_interval}, {"max_steps", max_steps}, {"checkpoint_interval", checkpoint_interval}, {"threads", threads}, {"seed", seed}};
+          {"halve_lr_on_plateau", halve_lr_on_plateau}, {"max_halvings", max_halvings}, {"patience", patience},
+          {"keep_best", keep_best}, {"valid_bleu", valid_bleu}, {"average_last", average_last},
+          {"max_skipped_updates", max_skipped_updates}, {"max_len", max_len}, {"log_interval", log_interval},
+          {"max_steps", max_steps}, {"checkpoint_interval", checkpoint_interval}, {"threads", threads}, {"seed", seed}};
 }
 
 std::pair<double, int64_t> evaluate_nll(Seq2SeqModel& model, const ParallelData& data, int batch_size, int max_len) {
@@ -66,7 +96,7 @@ std::pair<double, int64_t> evaluate_nll(Seq2SeqModel& model, const ParallelData&
   int64_t tokens = 0;
   for (const auto& ids : it.epoch_plan(0)) {
     Batch b = it.make_batch(ids);
-    auto v = label_smoothed_nll(model.forward(b.src, b.src_len, b.tgt_in), b.tgt_out, 0.0, Vocab::kPad);
+    auto v = label_smoothed_nll(model.forward(b.source, b.tgt_in), b.tgt_out, 0.0, Vocab::kPad);
     nll += v.nll_sum;
     tokens += v.tokens;
   }
@@ -74,18 +104,67 @@ std::pair<double, int64_t> evaluate_nll(Seq2SeqModel& model, const ParallelData&
 }
 
 namespace {
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+std::string join_subwords(const std::string& s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s.compare(i, 3, "@@ ") == 0) {
+      i += 2;
+      continue;
+    }
+    out.push_back(s[i]);
+  }
+  return out;
+}
 }  // namespace
 
+double evaluate_greedy_bleu(Seq2SeqModel& model, const ParallelData& data, const Vocab& tgt_vocab, int batch_size) {
+  torch::NoGradGuard no_grad;
+  model.eval();
+  std::vector<std::string> hyps, refs;
+  SearchOptions greedy;
+  greedy.beam_size = 1;
+  for (std::size_t s = 0; s < data.size(); s += static_cast<std::size_t>(batch_size)) {
+    std::vector<std::vector<int32_t>> chunk;
+    for (std::size_t i = s; i < std::min(data.size(), s + static_cast<std::size_t>(batch_size)); ++i) {
+      chunk.emplace_back(data.src_tokens.begin() + data.src_offsets[i], data.src_tokens.begin() + data.src_offsets[i + 1]);
+      refs.push_back(join_subwords(tgt_vocab.decode(std::vector<int32_t>(data.tgt_tokens.begin() + data.tgt_offsets[i],
+                                                                           data.tgt_tokens.begin() + data.tgt_offsets[i + 1]))));
+    }
+    for (const auto& h : greedy_search(model, make_source_batch(chunk), greedy)) hyps.push_back(join_subwords(tgt_vocab.decode(h)));
+  }
+  eval::BleuOptions bo;
+  bo.tokenize = "none";
+  return eval::Bleu(bo).corpus_score(hyps, {refs}).score;
+}
+
 namespace {
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
 std::atomic<int> g_stop_signal{0};
 extern "C" void remember_signal(int sig) { g_stop_signal.store(sig); }
+
+std::unique_ptr<torch::optim::Optimizer> make_optimizer(Seq2SeqModel& model, const TrainOptions& o) {
+  if (o.optimizer == "sgd")
+    return std::make_unique<torch::optim::SGD>(
+        model.parameters(), torch::optim::SGDOptions(o.lr).momentum(o.momentum).weight_decay(o.weight_decay));
+  return std::make_unique<torch::optim::Adam>(model.parameters(), torch::optim::AdamOptions(o.lr)
+                                                                        .betas({o.adam_beta1, o.adam_beta2})
+                                                                        .eps(o.adam_eps)
+                                                                        .weight_decay(o.weight_decay));
+}
+
+void set_lr(torch::optim::Optimizer& optimizer, double lr) {
+  for (auto& group : optimizer.param_groups()) group.options().set_lr(lr);
+}
+
+std::string snapshot_path(const std::string& out_dir, int epoch) { return out_dir + "/snapshot." + std::to_string(epoch) + ".pt"; }
 }  // namespace
 
 TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const TrainOptions& o,
                         const ParallelData& train, const ParallelData& valid, const std::string& out_dir,
-                        const std::string& hardware, Communicator& comm, bool resume) {
+                        const std::string& hardware, Communicator& comm, bool resume, const Vocab* tgt_vocab) {
+  if (o.valid_bleu && !tgt_vocab) throw ConfigError("train.valid_bleu needs the target vocabulary");
   // SIGTERM (SLURM preemption, scancel) and SIGUSR1 (SLURM --signal) checkpoint and stop the run
   std::signal(SIGTERM, remember_signal);
   std::signal(SIGUSR1, remember_signal);
@@ -97,16 +176,14 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
   torch::manual_seed(o.seed + static_cast<uint64_t>(comm.rank()));  // dropout noise differs per rank
   BatchOptions bo;
   bo.batch_size = o.batch_size;
+  bo.max_tokens = o.max_tokens;
   bo.max_len = o.max_len;
   bo.seed = o.seed;
   BatchIterator batches(train, bo);
   if (batches.skipped() > 0 && comm.is_root())
     log_info("training: skipping " + std::to_string(batches.skipped()) + " pairs longer than " + std::to_string(o.max_len));
 
-  torch::optim::Adam optimizer(model.parameters(), torch::optim::AdamOptions(o.lr)
-                                                       .betas({o.adam_beta1, o.adam_beta2})
-                                                       .eps(o.adam_eps)
-                                                       .weight_decay(o.weight_decay));
+  auto optimizer = make_optimizer(model, o);
   const std::string state_path = out_dir + "/state.pt";
   const std::string config_json = config.dump();
   TrainingCursor cur;
@@ -121,8 +198,7 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
     comm.barrier();
   }
   if (resume && std::filesystem::exists(state_path)) {
-    cur = load_training_state(state_path, model, optimizer, config_json);
-    for (auto& group : optimizer.param_groups()) static_cast<torch::optim::AdamOptions&>(group.options()).lr(cur.lr);
+    cur = load_training_state(state_path, model, *optimizer, config_json);
     if (comm.is_root())
       log_info("resuming at epoch " + std::to_string(cur.epoch) + ", batch " + std::to_string(cur.batch_in_epoch) +
                ", update " + std::to_string(cur.steps));
@@ -130,7 +206,7 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
     log_info("--resume: no " + state_path + " yet, starting from scratch");
   }
   auto save_state = [&]() {
-    if (comm.is_root()) save_training_state(state_path, model, optimizer, cur, config_json);
+    if (comm.is_root()) save_training_state(state_path, model, *optimizer, cur, config_json);
   };
   std::ofstream metrics;
   if (comm.is_root()) metrics.open(out_dir + "/metrics.jsonl", std::ios::app);
@@ -141,45 +217,76 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
   auto window_start = start;
   double window_loss = 0, window_nll = 0;
   int64_t window_tokens = 0;
+  double lr_now = cur.lr;
   bool stop = false;
   for (; cur.epoch <= o.max_epochs && !stop; ++cur.epoch, cur.batch_in_epoch = 0) {
     model.train();
     auto plan = batches.epoch_plan(cur.epoch);
     Progress progress("epoch " + std::to_string(cur.epoch), plan.size(), 60.0);
     for (; cur.batch_in_epoch < static_cast<int64_t>(plan.size());) {
-      const auto& batch_ids = plan[static_cast<std::size_t>(cur.batch_in_epoch)];
-      std::vector<int64_t> ids;  // this rank's share of the batch
-      for (std::size_t k = static_cast<std::size_t>(comm.rank()); k < batch_ids.size(); k += static_cast<std::size_t>(comm.size()))
-        ids.push_back(batch_ids[k]);
-      optimizer.zero_grad();
-      LossValue v;
-      if (!ids.empty()) {
+      // one update = update_freq batches; gradients summed, normalised by the global token count
+      optimizer->zero_grad();
+      LossValue total;
+      double local_loss = 0;
+      int64_t consumed = 0;
+      for (; consumed < o.update_freq && cur.batch_in_epoch + consumed < static_cast<int64_t>(plan.size()); ++consumed) {
+        const auto& batch_ids = plan[static_cast<std::size_t>(cur.batch_in_epoch + consumed)];
+        std::vector<int64_t> ids;  // this rank's share of the batch
+        for (std::size_t k = static_cast<std::size_t>(comm.rank()); k < batch_ids.size(); k += static_cast<std::size_t>(comm.size()))
+          ids.push_back(batch_ids[k]);
+        if (ids.empty()) continue;
         Batch b = batches.make_batch(ids);
-        v = label_smoothed_nll(model.forward(b.src, b.src_len, b.tgt_in), b.tgt_out, o.label_smoothing, Vocab::kPad);
+        auto v = label_smoothed_nll(model.forward(b.source, b.tgt_in), b.tgt_out, o.label_smoothing, Vocab::kPad);
         v.loss.backward();  // summed over tokens; normalised by the global token count below
+        local_loss += v.loss.item<double>();
+        total.nll_sum += v.nll_sum;
+        total.tokens += v.tokens;
       }
       std::vector<torch::Tensor> grads;
       for (auto& p : model.parameters()) {
         if (!p.grad().defined()) p.mutable_grad() = torch::zeros_like(p);
         grads.push_back(p.grad());
       }
-      const double batch_tokens = comm.allreduce_sum(static_cast<double>(v.tokens));
+      const double batch_tokens = comm.allreduce_sum(static_cast<double>(total.tokens));
       comm.allreduce_sum(grads);
       for (auto& g : grads) g.div_(std::max(1.0, batch_tokens));
-      double grad_norm = torch::nn::utils::clip_grad_norm_(model.parameters(), o.clip_norm);
-      optimizer.step();
+      // clip_norm 0 = no clipping (the norm is still computed: logs, non-finite check)
+      const double grad_norm = torch::nn::utils::clip_grad_norm_(
+          model.parameters(), o.clip_norm > 0 ? o.clip_norm : std::numeric_limits<double>::infinity());
+      const double loss_sum = comm.allreduce_sum(local_loss);
+      cur.batch_in_epoch += consumed;
+      if (!std::isfinite(loss_sum) || !std::isfinite(grad_norm)) {
+        // every rank sees the same summed values, so all of them skip together
+        ++cur.skipped_updates;
+        if (comm.is_root()) {
+          log_warn("update " + std::to_string(cur.steps + 1) + ": non-finite loss or gradient norm; update skipped (" +
+                   std::to_string(cur.skipped_updates) + " so far)");
+          metrics << nlohmann::json{{"type", "skipped_update"}, {"step", cur.steps + 1}, {"epoch", cur.epoch},
+                                    {"skipped_updates", cur.skipped_updates}}.dump()
+                  << "\n" << std::flush;
+        }
+        optimizer->zero_grad();
+        if (cur.skipped_updates > o.max_skipped_updates)
+          throw TrainingFailed("stopping: " + std::to_string(cur.skipped_updates) +
+                               " updates had a non-finite loss or gradient (train.max_skipped_updates = " +
+                               std::to_string(o.max_skipped_updates) + "); lower the learning rate or check the data");
+        progress.advance(static_cast<std::size_t>(consumed));
+        continue;
+      }
+      lr_now = scheduled_lr(o.schedule, cur.lr, cur.steps + 1, cur.epoch);
+      set_lr(*optimizer, lr_now);
+      optimizer->step();
       ++cur.steps;
-      ++cur.batch_in_epoch;
-      window_loss += comm.allreduce_sum(v.loss.defined() ? v.loss.item<double>() : 0.0);
-      window_nll += comm.allreduce_sum(v.nll_sum);
+      window_loss += loss_sum;
+      window_nll += comm.allreduce_sum(total.nll_sum);
       window_tokens += static_cast<int64_t>(batch_tokens);
       cur.total_tokens += static_cast<int64_t>(batch_tokens);
-      progress.advance();
+      progress.advance(static_cast<std::size_t>(consumed));
       if (cur.steps % o.log_interval == 0 && comm.is_root()) {
         double secs = seconds_since(window_start);
         nlohmann::json m = {{"type", "train"}, {"step", cur.steps}, {"epoch", cur.epoch},
                             {"loss", window_loss / window_tokens}, {"ppl", std::exp(window_nll / window_tokens)},
-                            {"lr", cur.lr}, {"grad_norm", grad_norm}, {"tgt_tokens_per_s", window_tokens / secs},
+                            {"lr", lr_now}, {"grad_norm", grad_norm}, {"tgt_tokens_per_s", window_tokens / secs},
                             {"elapsed_s", elapsed()}};
         metrics << m.dump() << "\n" << std::flush;
         window_loss = window_nll = 0;
@@ -206,47 +313,75 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
     }
     progress.finish();
     result.epochs = cur.epoch;
+    // validation: every rank computes it (same parameters), so every rank takes the same decisions
     auto [valid_nll, valid_tokens] = evaluate_nll(model, valid, o.batch_size, 1 << 20);
-    double ppl = std::exp(valid_nll);
+    const double ppl = std::exp(valid_nll);
+    const double bleu = o.valid_bleu ? evaluate_greedy_bleu(model, valid, *tgt_vocab, 64) : 0.0;
+    const double value = o.keep_best == "bleu" ? -bleu : ppl;
     if (comm.is_root()) {
-      metrics << nlohmann::json{{"type", "valid"}, {"step", cur.steps}, {"epoch", cur.epoch}, {"valid_ppl", ppl},
-                                {"valid_tokens", valid_tokens}, {"lr", cur.lr}, {"elapsed_s", elapsed()}}
-                     .dump()
-              << "\n"
-              << std::flush;
-      log_info("epoch " + std::to_string(cur.epoch) + ": valid ppl " + std::to_string(ppl) + ", lr " + std::to_string(cur.lr) +
+      nlohmann::json m = {{"type", "valid"}, {"step", cur.steps}, {"epoch", cur.epoch}, {"valid_ppl", ppl},
+                          {"valid_tokens", valid_tokens}, {"lr", lr_now}, {"elapsed_s", elapsed()}};
+      if (o.valid_bleu) m["valid_bleu"] = bleu;
+      metrics << m.dump() << "\n" << std::flush;
+      log_info("epoch " + std::to_string(cur.epoch) + ": valid ppl " + std::to_string(ppl) +
+               (o.valid_bleu ? ", valid BLEU " + std::to_string(bleu) : std::string()) + ", lr " + std::to_string(lr_now) +
                ", " + std::to_string(static_cast<int>(elapsed())) + " s");
     }
-    if (ppl < cur.best) {
-      cur.best = ppl;
+    if (value < cur.best) {
+      cur.best = value;
+      cur.best_ppl = ppl;
+      cur.best_bleu = bleu;
       cur.best_epoch = cur.epoch;
+      cur.bad_validations = 0;
       if (comm.is_root()) save_checkpoint(out_dir + "/best.pt", model, config);
-    } else if (o.halve_lr_on_plateau) {
-      if (++cur.halvings > o.max_halvings) {
-        if (comm.is_root()) log_info("training: stopping after " + std::to_string(o.max_halvings) + " learning-rate halvings");
+    } else {
+      ++cur.bad_validations;
+      if (o.patience > 0 && cur.bad_validations >= o.patience) {
+        if (comm.is_root()) log_info("training: early stop, " + std::to_string(o.patience) + " validations without improvement");
         stop = true;
       }
-      cur.lr /= 2;
-      for (auto& group : optimizer.param_groups()) static_cast<torch::optim::AdamOptions&>(group.options()).lr(cur.lr);
+      if (o.halve_lr_on_plateau) {
+        if (++cur.halvings > o.max_halvings) {
+          if (comm.is_root()) log_info("training: stopping after " + std::to_string(o.max_halvings) + " learning-rate halvings");
+          stop = true;
+        }
+        cur.lr /= 2;
+      }
+    }
+    if (o.average_last > 0 && comm.is_root()) {
+      save_checkpoint(snapshot_path(out_dir, cur.epoch), model, config);
+      std::filesystem::remove(snapshot_path(out_dir, cur.epoch - o.average_last));
     }
     model.train();
     if (!stop) {  // the next epoch starts from here after a resume
       TrainingCursor next = cur;
       ++next.epoch;
       next.batch_in_epoch = 0;
-      if (comm.is_root()) save_training_state(state_path, model, optimizer, next, config_json);
+      if (comm.is_root()) save_training_state(state_path, model, *optimizer, next, config_json);
     }
   }
-  if (comm.is_root()) save_checkpoint(out_dir + "/last.pt", model, config);
+  if (comm.is_root()) {
+    save_checkpoint(out_dir + "/last.pt", model, config);
+    if (o.average_last > 0) {
+      std::vector<std::string> snapshots;
+      for (int e = std::max(1, result.epochs - o.average_last + 1); e <= result.epochs; ++e)
+        if (std::filesystem::exists(snapshot_path(out_dir, e))) snapshots.push_back(snapshot_path(out_dir, e));
+      average_checkpoints(snapshots, out_dir + "/averaged.pt");
+      log_info("averaged.pt: mean of " + std::to_string(snapshots.size()) + " epoch-end snapshots");
+    }
+  }
   result.steps = cur.steps;
   result.best_epoch = cur.best_epoch;
-  result.best_valid_ppl = cur.best;
+  result.best_valid_ppl = cur.best_ppl;
+  result.best_valid_bleu = cur.best_bleu;
   result.seconds = elapsed();
   result.target_tokens_per_second = cur.total_tokens / std::max(1e-9, result.seconds);
-  nlohmann::json summary = {{"best_valid_ppl", cur.best}, {"best_epoch", cur.best_epoch},
-                            {"epochs", result.epochs},  {"steps", cur.steps},
+  nlohmann::json summary = {{"best_valid_ppl", cur.best_ppl}, {"best_epoch", cur.best_epoch},
+                            {"keep_best", o.keep_best},       {"epochs", result.epochs},
+                            {"steps", cur.steps},             {"skipped_updates", cur.skipped_updates},
                             {"train_seconds", result.seconds}, {"tgt_tokens_per_s", result.target_tokens_per_second},
-                            {"hardware", hardware}, {"ranks", comm.size()}};
+                            {"hardware", hardware},           {"ranks", comm.size()}};
+  if (o.valid_bleu) summary["best_valid_bleu"] = cur.best_bleu;
   if (comm.is_root()) write_file_atomically(out_dir + "/summary.json", summary.dump(2) + "\n");
   comm.barrier();
   return result;

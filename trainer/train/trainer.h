@@ -1,29 +1,43 @@
 #pragma once
-// The training loop: Adam, gradient clipping, validation perplexity after every epoch, keep-best
-// checkpoint, halve-on-plateau learning rate with a stop after N halvings (SA-NMT's schedule), a
-// wall-clock budget, metrics.jsonl and a summary JSON for the results tables.
+// The training loop: Adam or SGD with momentum, L2, gradient clipping, label smoothing, learning-rate
+// schedules (lr_schedule.h) with halve-on-plateau on top (SA-NMT, LGP), sentence- or token-count
+// batches with gradient accumulation, validation perplexity (and BLEU) after every epoch, keep-best
+// by either, early stopping, averaging of the last N epoch snapshots, skipping of non-finite
+// updates, a wall-clock budget, metrics.jsonl and a summary JSON for the results tables.
 #include <stdexcept>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "preprocess/dataset_file.h"
+#include "preprocess/vocab.h"
 #include "trainer/dist/communicator.h"
 #include "trainer/models/seq2seq_model.h"
+#include "trainer/train/lr_schedule.h"
 
 namespace synmt {
 
 struct TrainOptions {
-  int batch_size = 64;
+  int batch_size = 64;         // sentences per batch (max_tokens = 0)
+  int max_tokens = 0;          // >0: token-count batches (max(src, tgt+1) x sentences <= max_tokens)
+  int update_freq = 1;         // batches accumulated per update
   int max_epochs = 10;
   double max_minutes = 0;      // 0: no wall-clock budget
+  std::string optimizer = "adam";  // adam | sgd
   double lr = 1e-3;
+  double momentum = 0.0;       // sgd
+  LrSchedule schedule;         // keys lr_schedule, warmup_steps, warmup_init_lr, decay_rate, decay_every, decay_unit
   double adam_beta1 = 0.9, adam_beta2 = 0.999, adam_eps = 1e-8;
-  double weight_decay = 0;
-  double clip_norm = 5.0;
+  double weight_decay = 0;     // L2 penalty (added to the gradient, as in the papers' SGD/Adam)
+  double clip_norm = 5.0;      // 0: no clipping
   double label_smoothing = 0.0;
   bool halve_lr_on_plateau = true;
   int max_halvings = 5;
+  int patience = 0;            // >0: stop after this many validations without improvement
+  std::string keep_best = "ppl";  // ppl | bleu: the validation metric for best.pt, plateaus, patience
+  bool valid_bleu = false;     // greedy-decode the validation set each epoch (on when keep_best = bleu)
+  int average_last = 0;        // >0: also write averaged.pt, the mean of the last N epoch-end parameters
+  int max_skipped_updates = 10;  // updates with a non-finite loss/gradient are skipped; more than this stops the run
   int max_len = 100;
   int log_interval = 50;       // steps
   int max_steps = 0;           // 0: unlimited (tests and the e2e slice use a few dozen)
@@ -36,7 +50,7 @@ struct TrainOptions {
 };
 
 struct TrainResult {
-  double best_valid_ppl = 0;
+  double best_valid_ppl = 0, best_valid_bleu = 0;
   int best_epoch = 0, epochs = 0;
   int64_t steps = 0;
   double seconds = 0, target_tokens_per_second = 0;
@@ -50,7 +64,13 @@ struct TrainResult {
 // Only rank 0 writes files.
 TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const TrainOptions& options,
                         const ParallelData& train, const ParallelData& valid, const std::string& out_dir,
-                        const std::string& hardware, Communicator& comm, bool resume = false);
+                        const std::string& hardware, Communicator& comm, bool resume = false,
+                        const Vocab* tgt_vocab = nullptr);
+
+// The run cannot go on (e.g. too many non-finite updates); main() reports it and exits 1.
+struct TrainingFailed : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 // Thrown when SIGTERM / SIGUSR1 stopped the run after saving the training state; main() exits
 // with 128 + signal so that a scheduler can requeue the job (143 for SIGTERM, 138 for SIGUSR1).
@@ -61,5 +81,8 @@ struct TrainingInterrupted : std::runtime_error {
 
 // Mean NLL per target token and the token count over a dataset (no dropout, no gradients).
 std::pair<double, int64_t> evaluate_nll(Seq2SeqModel& model, const ParallelData& data, int batch_size, int max_len);
+// Tokenised BLEU (sacreBLEU, tokenize none) of greedy translations of `data` against its targets,
+// with "@@ " joins removed on both sides.
+double evaluate_greedy_bleu(Seq2SeqModel& model, const ParallelData& data, const Vocab& tgt_vocab, int batch_size);
 
 }  // namespace synmt

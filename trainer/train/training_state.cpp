@@ -19,9 +19,10 @@ void save_training_state(const std::string& path, Seq2SeqModel& model, torch::op
   archive.write("format", c10::IValue(std::string(kTrainingStateFormat)));
   archive.write("config", c10::IValue(config_json));
   archive.write("ints", torch::tensor({static_cast<int64_t>(c.epoch), c.batch_in_epoch, c.steps,
-                                       static_cast<int64_t>(c.halvings), static_cast<int64_t>(c.best_epoch), c.total_tokens},
+                                       static_cast<int64_t>(c.halvings), static_cast<int64_t>(c.best_epoch), c.total_tokens,
+                                       static_cast<int64_t>(c.bad_validations), c.skipped_updates},
                                       torch::kInt64));
-  archive.write("reals", torch::tensor({c.lr, c.best, c.elapsed_seconds}, torch::kFloat64));
+  archive.write("reals", torch::tensor({c.lr, c.best, c.elapsed_seconds, c.best_ppl, c.best_bleu}, torch::kFloat64));
   AtomicPath out(path);
   archive.save_to(out.temp_path());
   out.commit();
@@ -71,9 +72,13 @@ TrainingCursor load_training_state(const std::string& path, Seq2SeqModel& model,
   c.halvings = static_cast<int>(i[3]);
   c.best_epoch = static_cast<int>(i[4]);
   c.total_tokens = i[5];
+  c.bad_validations = static_cast<int>(i[6]);
+  c.skipped_updates = i[7];
   c.lr = r[0];
   c.best = r[1];
   c.elapsed_seconds = r[2];
+  c.best_ppl = r[3];
+  c.best_bleu = r[4];
   return c;
 }
 

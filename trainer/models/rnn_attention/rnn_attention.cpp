@@ -59,7 +59,9 @@ RnnAttentionModel::RnnAttentionModel(RnnAttentionOptions o) : options_(o) {
   for (auto& p : parameters()) p.uniform_(-o.init_range, o.init_range);
 }
 
-DecodeState RnnAttentionModel::encode(const torch::Tensor& src, const torch::Tensor& src_len) {
+DecodeState RnnAttentionModel::encode(const SourceInput& input) {
+  const auto& src = input.tokens;
+  const auto& src_len = input.lengths;
   const int64_t S = src.size(1);
   auto embedded = dropout(src_embed(src));
   auto packed = torch::nn::utils::rnn::pack_padded_sequence(embedded, src_len.to(torch::kCPU), /*batch_first=*/true,
@@ -104,8 +106,8 @@ torch::Tensor RnnAttentionModel::output_logits(const torch::Tensor& u) {
   return output_proj(u);
 }
 
-torch::Tensor RnnAttentionModel::forward(const torch::Tensor& src, const torch::Tensor& src_len, const torch::Tensor& tgt_in) {
-  DecodeState state = encode(src, src_len);
+torch::Tensor RnnAttentionModel::forward(const SourceInput& src, const torch::Tensor& tgt_in) {
+  DecodeState state = encode(src);
   auto embedded = dropout(tgt_embed(tgt_in));
   std::vector<torch::Tensor> outputs;
   outputs.reserve(static_cast<std::size_t>(tgt_in.size(1)));

@@ -33,8 +33,8 @@ struct RnnAttentionOptions {
 class RnnAttentionModel : public Seq2SeqModel {
  public:
   explicit RnnAttentionModel(RnnAttentionOptions options);
-  torch::Tensor forward(const torch::Tensor& src, const torch::Tensor& src_len, const torch::Tensor& tgt_in) override;
-  DecodeState encode(const torch::Tensor& src, const torch::Tensor& src_len) override;
+  torch::Tensor forward(const SourceInput& src, const torch::Tensor& tgt_in) override;
+  DecodeState encode(const SourceInput& src) override;
   torch::Tensor step(DecodeState& state, const torch::Tensor& prev_tokens) override;
   nlohmann::json describe() const override;
 

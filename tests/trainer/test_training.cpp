@@ -1,0 +1,239 @@
+// The training loop's options checked against closed forms and in short in-process runs:
+// schedules, token batches, non-finite-update skipping, early stopping, checkpoint averaging,
+// ensembles.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <set>
+
+#include "core/error.h"
+#include "trainer/data/batches.h"
+#include "trainer/decode/beam_search.h"
+#include "trainer/decode/ensemble.h"
+#include "trainer/dist/communicator.h"
+#include "trainer/models/registry.h"
+#include "trainer/train/checkpoint.h"
+#include "trainer/train/lr_schedule.h"
+#include "trainer/train/trainer.h"
+
+namespace {
+nlohmann::json tiny(const std::string& arch) {
+  auto m = synmt::resolve_model_config({{"arch", arch}});
+  m["options"]["src_vocab"] = 20;
+  m["options"]["tgt_vocab"] = 20;
+  return m;
+}
+
+synmt::ParallelData copy_task(int n) {
+  synmt::ParallelData d;
+  for (int i = 0; i < n; ++i) {
+    std::vector<int32_t> s;
+    for (int k = 0; k < 3 + i % 7; ++k) s.push_back(4 + (i * 7 + k * 3) % 16);
+    d.add(s, s);
+  }
+  return d;
+}
+
+std::string fresh_dir(const std::string& name) {
+  std::string dir = std::string(SYNMT_TEST_TMP) + "/" + name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+synmt::TrainResult run(synmt::Seq2SeqModel& model, const nlohmann::json& train_json, const std::string& dir) {
+  auto options = synmt::TrainOptions::from_json(train_json);
+  auto data = copy_task(40);
+  auto comm = synmt::make_communicator("single");
+  nlohmann::json config = {{"model", model.describe()}, {"train", options.to_json()}, {"vocab", {{"src_sha256", "s"}, {"tgt_sha256", "t"}}}};
+  return synmt::train_model(model, config, options, data, data, dir, "test", *comm);
+}
+}  // namespace
+
+TEST(LrSchedule, InverseSqrtMatchesFairseq) {
+  synmt::LrSchedule s;
+  s.kind = "inverse_sqrt";
+  s.warmup_steps = 4000;
+  s.warmup_init_lr = 1e-7;
+  const double lr = 7e-4;
+  EXPECT_NEAR(synmt::scheduled_lr(s, lr, 1, 1), 1e-7 + (lr - 1e-7) / 4000, 1e-15);
+  EXPECT_NEAR(synmt::scheduled_lr(s, lr, 2000, 1), 1e-7 + (lr - 1e-7) * 0.5, 1e-15);
+  EXPECT_DOUBLE_EQ(synmt::scheduled_lr(s, lr, 4000, 1), lr);
+  EXPECT_NEAR(synmt::scheduled_lr(s, lr, 16000, 3), lr * 0.5, 1e-15);  // sqrt(4000/16000)
+  EXPECT_NEAR(synmt::scheduled_lr(s, lr, 100000, 9), lr * std::sqrt(0.04), 1e-15);
+}
+
+TEST(LrSchedule, ExponentialDecayByStepsAndEpochs) {
+  synmt::LrSchedule s;
+  s.kind = "exponential";
+  s.decay_rate = 0.5;
+  s.decay_every = 3;
+  s.decay_unit = "epochs";
+  EXPECT_DOUBLE_EQ(synmt::scheduled_lr(s, 1.0, 999, 1), 1.0);
+  EXPECT_DOUBLE_EQ(synmt::scheduled_lr(s, 1.0, 999, 3), 1.0);
+  EXPECT_DOUBLE_EQ(synmt::scheduled_lr(s, 1.0, 999, 4), 0.5);
+  EXPECT_DOUBLE_EQ(synmt::scheduled_lr(s, 1.0, 999, 10), 0.125);
+  s.decay_unit = "steps";
+  s.decay_every = 100;
+  s.decay_rate = 0.9;
+  EXPECT_DOUBLE_EQ(synmt::scheduled_lr(s, 2.0, 99, 7), 2.0);
+  EXPECT_NEAR(synmt::scheduled_lr(s, 2.0, 250, 7), 2.0 * 0.81, 1e-12);
+}
+
+TEST(LrSchedule, ConstantWithWarmupAndValidation) {
+  synmt::LrSchedule s;
+  s.warmup_steps = 10;
+  EXPECT_DOUBLE_EQ(synmt::scheduled_lr(s, 1.0, 5, 1), 0.5);
+  EXPECT_DOUBLE_EQ(synmt::scheduled_lr(s, 1.0, 10, 1), 1.0);
+  EXPECT_DOUBLE_EQ(synmt::scheduled_lr(s, 1.0, 5000, 9), 1.0);
+  s.kind = "cosine";
+  EXPECT_THROW(s.validate(), synmt::ConfigError);
+  EXPECT_THROW(synmt::TrainOptions::from_json({{"lr_schedule", "inverse_sqrt"}}), synmt::ConfigError);  // no warm-up
+  EXPECT_THROW(synmt::TrainOptions::from_json({{"optimizer", "adagrad"}}), synmt::ConfigError);
+  EXPECT_THROW(synmt::TrainOptions::from_json({{"keep_best", "loss"}}), synmt::ConfigError);
+  EXPECT_TRUE(synmt::TrainOptions::from_json({{"keep_best", "bleu"}}).valid_bleu);
+}
+
+TEST(Batches, TokenBatchesRespectTheBudgetAndCoverEverySentenceOnce) {
+  auto data = copy_task(300);
+  synmt::BatchOptions bo;
+  bo.max_tokens = 40;
+  synmt::BatchIterator it(data, bo);
+  for (int epoch : {1, 2}) {
+    std::multiset<int64_t> seen;
+    for (const auto& ids : it.epoch_plan(epoch)) {
+      auto b = it.make_batch(ids);
+      const int64_t padded = std::max(b.source.tokens.size(1), b.tgt_in.size(1)) * b.source.tokens.size(0);
+      EXPECT_LE(padded, 40);
+      seen.insert(ids.begin(), ids.end());
+    }
+    EXPECT_EQ(seen.size(), 300u);
+    EXPECT_EQ(std::set<int64_t>(seen.begin(), seen.end()).size(), 300u);
+  }
+  EXPECT_NE(it.epoch_plan(1), it.epoch_plan(2));  // reshuffled per epoch
+  EXPECT_EQ(it.epoch_plan(1), it.epoch_plan(1));  // seeded
+}
+
+TEST(Training, NonFiniteUpdatesAreSkippedThenTheRunStops) {
+  torch::manual_seed(0);
+  auto model = synmt::create_model(tiny("rnn_tiny"));
+  {
+    torch::NoGradGuard no_grad;
+    model->parameters()[3].fill_(std::nan(""));
+  }
+  auto before = model->parameters()[0].clone();
+  const auto dir = fresh_dir("nan_run");
+  try {
+    run(*model, {{"batch_size", 8}, {"max_epochs", 3}, {"max_skipped_updates", 2}, {"log_interval", 1}}, dir);
+    FAIL() << "expected TrainingFailed";
+  } catch (const synmt::TrainingFailed& e) {
+    EXPECT_NE(std::string(e.what()).find("3 updates had a non-finite loss"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(torch::equal(before, model->parameters()[0]));  // no skipped update touched the weights
+}
+
+TEST(Training, EarlyStoppingAfterPatienceValidationsWithoutImprovement) {
+  torch::manual_seed(0);
+  auto model = synmt::create_model(tiny("rnn_tiny"));
+  // lr 0: the validation perplexity never improves after the first epoch
+  auto r = run(*model, {{"batch_size", 8}, {"max_epochs", 10}, {"lr", 0.0}, {"halve_lr_on_plateau", false}, {"patience", 2}},
+               fresh_dir("patience_run"));
+  EXPECT_EQ(r.epochs, 3);
+  EXPECT_EQ(r.best_epoch, 1);
+}
+
+TEST(Training, SgdMomentumTransformerWithAveragingAndValidationBleu) {
+  torch::manual_seed(0);
+  auto model = synmt::create_model(tiny("transformer_tiny"));
+  const auto dir = fresh_dir("avg_run");
+  auto options = synmt::TrainOptions::from_json({{"max_tokens", 60}, {"update_freq", 2}, {"max_epochs", 3},
+                                                 {"optimizer", "sgd"}, {"momentum", 0.9}, {"lr", 0.05},
+                                                 {"weight_decay", 1e-6}, {"average_last", 2}, {"keep_best", "bleu"},
+                                                 {"halve_lr_on_plateau", false}});
+  auto data = copy_task(40);
+  auto comm = synmt::make_communicator("single");
+  std::vector<std::pair<std::string, int64_t>> counts;
+  for (int t = 4; t < 20; ++t) counts.emplace_back("w" + std::to_string(t), 10);
+  synmt::Vocab vocab = synmt::Vocab::build(counts, {});
+  ASSERT_EQ(vocab.size(), 20u);
+  nlohmann::json config = {{"model", model->describe()}, {"train", options.to_json()}, {"vocab", {{"src_sha256", "s"}, {"tgt_sha256", "t"}}}};
+  auto r = synmt::train_model(*model, config, options, data, data, dir, "test", *comm, false, &vocab);
+  EXPECT_EQ(r.epochs, 3);
+  EXPECT_GE(r.best_valid_bleu, 0.0);
+  // averaged.pt = mean of the epoch-2 and epoch-3 snapshots
+  auto a = synmt::load_checkpoint(dir + "/snapshot.2.pt"), b = synmt::load_checkpoint(dir + "/snapshot.3.pt");
+  auto avg = synmt::load_checkpoint(dir + "/averaged.pt");
+  EXPECT_FALSE(std::filesystem::exists(dir + "/snapshot.1.pt"));
+  auto pa = a.model->named_parameters(), pb = b.model->named_parameters(), pv = avg.model->named_parameters();
+  for (const auto& p : pv) EXPECT_TRUE(torch::allclose(p.value(), (pa[p.key()] + pb[p.key()]) / 2, 1e-6, 1e-7)) << p.key();
+  // a checkpoint of another model cannot be averaged in
+  auto other = synmt::create_model(tiny("rnn_tiny"));
+  synmt::save_checkpoint(dir + "/other.pt", *other, {{"model", tiny("rnn_tiny")}, {"vocab", {{"src_sha256", "s"}, {"tgt_sha256", "t"}}}});
+  EXPECT_THROW(synmt::average_checkpoints({dir + "/snapshot.2.pt", dir + "/other.pt"}, dir + "/x.pt"), synmt::InputError);
+}
+
+TEST(Ensemble, OfOneModelIsTheModelAndOfTwoIsTheMean) {
+  torch::manual_seed(1);
+  auto m1 = synmt::create_model(tiny("transformer_tiny"));
+  auto m2 = synmt::create_model(tiny("rnn_tiny"));
+  m1->eval();
+  m2->eval();
+  auto data = copy_task(8);
+  synmt::BatchIterator it(data, {});
+  auto b = it.make_batch({0, 1, 2, 3});
+  synmt::EnsembleModel one({m1});
+  EXPECT_TRUE(torch::equal(one.forward(b.source, b.tgt_in), m1->forward(b.source, b.tgt_in)));
+  synmt::SearchOptions so;
+  so.beam_size = 3;
+  so.nbest = 3;
+  auto direct = synmt::beam_search(*m1, b, so), wrapped = synmt::beam_search(one, b, so);
+  for (std::size_t i = 0; i < direct.size(); ++i) {
+    ASSERT_EQ(direct[i].size(), wrapped[i].size());
+    for (std::size_t k = 0; k < direct[i].size(); ++k) {
+      EXPECT_EQ(direct[i][k].tokens, wrapped[i][k].tokens);
+      EXPECT_DOUBLE_EQ(direct[i][k].score, wrapped[i][k].score);
+    }
+  }
+  synmt::EnsembleModel two({m1, m2});
+  auto mean = (m1->forward(b.source, b.tgt_in) + m2->forward(b.source, b.tgt_in)) / 2;
+  EXPECT_TRUE(torch::allclose(two.forward(b.source, b.tgt_in), mean, 1e-5, 1e-6));
+  // stepping the ensemble gives the teacher-forced mean too (members keep separate states)
+  auto state = two.encode(b.source);
+  for (int64_t t = 0; t < 3; ++t)
+    EXPECT_TRUE(torch::allclose(two.step(state, b.tgt_in.select(1, t)), mean.select(1, t), 1e-4, 1e-5));
+}
+
+TEST(BeamSearch, LengthPriorAndAverageNormalisationChangeTheRanking) {
+  torch::manual_seed(2);
+  auto model = synmt::create_model(tiny("transformer_tiny"));
+  model->eval();
+  auto data = copy_task(4);
+  synmt::BatchIterator it(data, {});
+  auto b = it.make_batch({0, 1});
+  synmt::SearchOptions so;
+  so.beam_size = 4;
+  so.nbest = 4;
+  so.length_norm = "average";
+  // L counts </s> when the hypothesis ended with it, else it stopped at the length limit a*|x|+b
+  auto norm_length = [&](const synmt::Hypothesis& h, std::size_t i) {
+    const auto src_len = b.source.lengths[static_cast<int64_t>(i)].item<int64_t>();
+    const auto limit = static_cast<std::size_t>(so.max_len_a * static_cast<double>(src_len) + so.max_len_b);
+    return h.tokens.size() == limit ? h.tokens.size() : h.tokens.size() + 1;
+  };
+  auto plain = synmt::beam_search(*model, b, so);
+  for (std::size_t i = 0; i < 2; ++i)
+    for (const auto& h : plain[i]) EXPECT_NEAR(h.score, h.log_prob / static_cast<double>(norm_length(h, i)), 1e-9);
+  // with a prior: score * L = log p + log prior(|x|, L)
+  auto prior = [](int64_t src_len, int64_t len) { return -0.7 * static_cast<double>(len) + 0.01 * static_cast<double>(src_len); };
+  so.length_prior = prior;
+  auto with_prior = synmt::beam_search(*model, b, so);
+  for (std::size_t i = 0; i < 2; ++i)
+    for (const auto& h : with_prior[i]) {
+      const auto src_len = b.source.lengths[static_cast<int64_t>(i)].item<int64_t>();
+      const auto L = static_cast<int64_t>(norm_length(h, i));
+      EXPECT_NEAR(h.score * static_cast<double>(L), h.log_prob + prior(src_len, L), 1e-6);
+    }
+  so.length_norm = "words";
+  EXPECT_THROW(synmt::beam_search(*model, b, so), synmt::ConfigError);
+}

@@ -1,0 +1,148 @@
+#include <gtest/gtest.h>
+
+#include <torch/optim/adam.h>
+
+#include <cmath>
+
+#include "core/error.h"
+#include "trainer/data/batches.h"
+#include "trainer/models/registry.h"
+#include "trainer/models/transformer/transformer.h"
+#include "trainer/nn/transformer_layers.h"
+#include "trainer/train/loss.h"
+
+namespace {
+nlohmann::json tiny_transformer(bool pre_norm = false) {
+  auto m = synmt::resolve_model_config({{"arch", "transformer_tiny"}, {"options", {{"pre_norm", pre_norm}}}});
+  m["options"]["src_vocab"] = 20;
+  m["options"]["tgt_vocab"] = 20;
+  return m;
+}
+
+synmt::ParallelData copy_task(int n) {
+  synmt::ParallelData d;
+  for (int i = 0; i < n; ++i) {
+    std::vector<int32_t> s;
+    for (int k = 0; k < 3 + i % 4; ++k) s.push_back(4 + (i * 7 + k * 3) % 16);
+    d.add(s, s);
+  }
+  return d;
+}
+}  // namespace
+
+TEST(Transformer, SinusoidalPositionsMatchTheClosedForm) {
+  auto pe = synmt::sinusoidal_positions(10, 8, 2);
+  for (int pos : {0, 3, 9})
+    for (int i = 0; i < 4; ++i) {
+      double angle = (pos + 2) / std::pow(10000.0, 2.0 * i / 8.0);
+      EXPECT_NEAR(pe[pos][2 * i].item<double>(), std::sin(angle), 1e-6);
+      EXPECT_NEAR(pe[pos][2 * i + 1].item<double>(), std::cos(angle), 1e-6);
+    }
+}
+
+TEST(Transformer, ArchitecturesResolveAndBaseIsVaswaniBase) {
+  auto m = synmt::resolve_model_config({{"arch", "transformer_base"}});
+  EXPECT_EQ(m["family"], "transformer");
+  EXPECT_EQ(m["options"]["model_dim"], 512);
+  EXPECT_EQ(m["options"]["heads"], 8);
+  EXPECT_EQ(m["options"]["ffn_dim"], 2048);
+  EXPECT_EQ(m["options"]["encoder_layers"], 6);
+  EXPECT_EQ(m["options"]["decoder_layers"], 6);
+  auto bad = tiny_transformer();
+  bad["options"]["heads"] = 5;  // 32 is not a multiple of 5
+  EXPECT_THROW(synmt::create_model(bad), synmt::ConfigError);
+  bad = tiny_transformer();
+  bad["options"]["share_all_embeddings"] = true;
+  bad["options"]["tgt_vocab"] = 21;
+  EXPECT_THROW(synmt::create_model(bad), synmt::ConfigError);
+}
+
+// Incremental decoding (cached keys/values, one token per step) must give exactly the
+// teacher-forced distributions, for post- and pre-norm, on a padded batch.
+TEST(Transformer, IncrementalStepsEqualTeacherForcing) {
+  for (bool pre_norm : {false, true}) {
+    torch::manual_seed(3);
+    auto model = synmt::create_model(tiny_transformer(pre_norm));
+    model->eval();
+    auto data = copy_task(8);
+    synmt::BatchIterator it(data, {});
+    auto b = it.make_batch({0, 1, 2, 3});
+    auto full = model->forward(b.source, b.tgt_in);  // (B, T, V)
+    auto state = model->encode(b.source);
+    for (int64_t t = 0; t < b.tgt_in.size(1); ++t) {
+      auto logp = model->step(state, b.tgt_in.select(1, t));
+      EXPECT_TRUE(torch::allclose(logp, full.select(1, t), 1e-4, 1e-5)) << "pre_norm " << pre_norm << " step " << t;
+    }
+    EXPECT_TRUE(torch::allclose(full.exp().sum(-1), torch::ones({4, full.size(1)}), 1e-4, 1e-5));
+  }
+}
+
+// Padding must not leak into real positions: a sentence scores the same alone and in a batch
+// with a longer one.
+TEST(Transformer, PaddingDoesNotChangeResults) {
+  torch::manual_seed(4);
+  auto model = synmt::create_model(tiny_transformer());
+  model->eval();
+  auto data = copy_task(8);
+  synmt::BatchIterator it(data, {});
+  auto alone = it.make_batch({0});    // 3 tokens
+  auto padded = it.make_batch({0, 3});  // with a 6-token sentence
+  auto a = model->forward(alone.source, alone.tgt_in);
+  auto p = model->forward(padded.source, padded.tgt_in);
+  const int64_t T = a.size(1);
+  EXPECT_TRUE(torch::allclose(a[0], p[0].narrow(0, 0, T), 1e-4, 1e-5));
+}
+
+// The hook sees every encoder layer's scores (B, H, S, S) with the batch's side inputs, and what it
+// returns is what the softmax uses (here: head 0 of layer 0 attends only to the parent position).
+TEST(Transformer, EncoderScoreHookSeesSideInputsAndChangesTheModel) {
+  torch::manual_seed(5);
+  auto model = std::make_shared<synmt::TransformerModel>(
+      synmt::TransformerOptions::from_json(tiny_transformer()["options"]));
+  model->eval();
+  auto data = copy_task(8);
+  synmt::BatchIterator it(data, {});
+  auto b = it.make_batch({2, 3});
+  const int64_t B = 2, S = b.source.tokens.size(1);
+  b.source.features[synmt::kSourceFeatureParentPosition] = torch::zeros({B, S});  // everything attached to token 0
+  auto before = model->forward(b.source, b.tgt_in);
+  int calls = 0;
+  model->set_encoder_score_hook(0, [&](const torch::Tensor& scores, const synmt::SourceInput& input) {
+    ++calls;
+    EXPECT_EQ(scores.sizes(), torch::IntArrayRef({B, 4, S, S}));
+    EXPECT_TRUE(input.has(synmt::kSourceFeatureParentPosition));
+    auto out = scores.clone();
+    auto parent = input.features.at(synmt::kSourceFeatureParentPosition);  // (B, S)
+    auto j = torch::arange(S).to(torch::kFloat32).view({1, 1, S});
+    auto at_parent = (j - parent.unsqueeze(2)).abs() < 0.5;  // (B, S, S)
+    out.select(1, 0).masked_fill_(at_parent.logical_not(), -1e9);
+    return out;
+  });
+  auto after = model->forward(b.source, b.tgt_in);
+  EXPECT_EQ(calls, 1);
+  EXPECT_FALSE(torch::allclose(before, after, 1e-3, 1e-3));
+  model->set_encoder_score_hook(0, {});
+  EXPECT_TRUE(torch::allclose(before, model->forward(b.source, b.tgt_in), 1e-6, 1e-6));
+  EXPECT_THROW(model->set_encoder_score_hook(2, {}), synmt::ConfigError);
+}
+
+TEST(Transformer, TrainingStepsReduceLoss) {
+  torch::manual_seed(0);
+  auto model = synmt::create_model(tiny_transformer());
+  auto data = copy_task(32);
+  synmt::BatchIterator it(data, {});
+  auto b = it.make_batch({0, 1, 2, 3, 4, 5, 6, 7});
+  torch::optim::Adam opt(model->parameters(), torch::optim::AdamOptions(3e-3));
+  model->eval();
+  double first = synmt::label_smoothed_nll(model->forward(b.source, b.tgt_in), b.tgt_out, 0.0, 0).nll_sum;
+  model->train();
+  for (int s = 0; s < 60; ++s) {
+    opt.zero_grad();
+    auto v = synmt::label_smoothed_nll(model->forward(b.source, b.tgt_in), b.tgt_out, 0.1, 0);
+    (v.loss / v.tokens).backward();
+    opt.step();
+  }
+  model->eval();
+  double after = synmt::label_smoothed_nll(model->forward(b.source, b.tgt_in), b.tgt_out, 0.0, 0).nll_sum;
+  EXPECT_LT(after, 0.5 * first);
+}

@@ -1,0 +1,52 @@
+#include "trainer/decode/ensemble.h"
+
+#include "core/error.h"
+
+namespace synmt {
+
+namespace {
+std::string prefix(std::size_t member) { return "m" + std::to_string(member) + "/"; }
+}  // namespace
+
+EnsembleModel::EnsembleModel(std::vector<std::shared_ptr<Seq2SeqModel>> members) : members_(std::move(members)) {
+  if (members_.empty()) throw ConfigError("an ensemble needs at least one model");
+  for (std::size_t i = 0; i < members_.size(); ++i) register_module("member_" + std::to_string(i), members_[i]);
+}
+
+torch::Tensor EnsembleModel::forward(const SourceInput& src, const torch::Tensor& tgt_in) {
+  torch::Tensor sum;
+  for (auto& m : members_) {
+    auto lp = m->forward(src, tgt_in);
+    sum = sum.defined() ? sum + lp : lp;
+  }
+  return members_.size() == 1 ? sum : sum / static_cast<double>(members_.size());
+}
+
+DecodeState EnsembleModel::encode(const SourceInput& src) {
+  DecodeState state;
+  for (std::size_t i = 0; i < members_.size(); ++i)
+    for (auto& [name, t] : members_[i]->encode(src).tensors) state.tensors[prefix(i) + name] = t;
+  return state;
+}
+
+torch::Tensor EnsembleModel::step(DecodeState& state, const torch::Tensor& prev_tokens) {
+  torch::Tensor sum;
+  for (std::size_t i = 0; i < members_.size(); ++i) {
+    const std::string p = prefix(i);
+    DecodeState own;
+    for (auto it = state.tensors.lower_bound(p); it != state.tensors.end() && it->first.compare(0, p.size(), p) == 0; ++it)
+      own.tensors[it->first.substr(p.size())] = it->second;
+    auto lp = members_[i]->step(own, prev_tokens);
+    for (auto& [name, t] : own.tensors) state.tensors[p + name] = t;
+    sum = sum.defined() ? sum + lp : lp;
+  }
+  return members_.size() == 1 ? sum : sum / static_cast<double>(members_.size());
+}
+
+nlohmann::json EnsembleModel::describe() const {
+  nlohmann::json members = nlohmann::json::array();
+  for (const auto& m : members_) members.push_back(m->describe());
+  return {{"family", "ensemble"}, {"members", members}};
+}
+
+}  // namespace synmt

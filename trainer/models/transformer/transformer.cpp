@@ -1,0 +1,163 @@
+#include "trainer/models/transformer/transformer.h"
+
+#include <torch/nn/init.h>
+
+#include <cmath>
+
+#include "core/config.h"
+#include "preprocess/vocab.h"
+
+namespace synmt {
+
+TransformerOptions TransformerOptions::from_json(const nlohmann::json& j) {
+  TransformerOptions o;
+  JsonFields f(j, "model.options (transformer)");
+  f.optional("src_vocab", o.src_vocab)
+      .optional("tgt_vocab", o.tgt_vocab)
+      .optional("model_dim", o.model_dim)
+      .optional("heads", o.heads)
+      .optional("ffn_dim", o.ffn_dim)
+      .optional("encoder_layers", o.encoder_layers)
+      .optional("decoder_layers", o.decoder_layers)
+      .optional("dropout", o.dropout)
+      .optional("attention_dropout", o.attention_dropout)
+      .optional("relu_dropout", o.relu_dropout)
+      .optional("pre_norm", o.pre_norm)
+      .optional("tie_target_embeddings", o.tie_target_embeddings)
+      .optional("share_all_embeddings", o.share_all_embeddings);
+  f.finish();
+  return o;
+}
+
+nlohmann::json TransformerOptions::to_json() const {
+  return {{"src_vocab", src_vocab},
+          {"tgt_vocab", tgt_vocab},
+          {"model_dim", model_dim},
+          {"heads", heads},
+          {"ffn_dim", ffn_dim},
+          {"encoder_layers", encoder_layers},
+          {"decoder_layers", decoder_layers},
+          {"dropout", dropout},
+          {"attention_dropout", attention_dropout},
+          {"relu_dropout", relu_dropout},
+          {"pre_norm", pre_norm},
+          {"tie_target_embeddings", tie_target_embeddings},
+          {"share_all_embeddings", share_all_embeddings}};
+}
+
+namespace {
+torch::nn::Embedding make_embedding(int64_t vocab, int64_t dim) {
+  torch::nn::Embedding e(torch::nn::EmbeddingOptions(vocab, dim).padding_idx(Vocab::kPad));
+  torch::NoGradGuard no_grad;
+  // N(0, d^-1/2) as in fairseq/tensor2tensor, so that the sqrt(d)-scaled embeddings have unit scale
+  e->weight.normal_(0.0, std::pow(static_cast<double>(dim), -0.5));
+  e->weight[Vocab::kPad].zero_();
+  return e;
+}
+}  // namespace
+
+TransformerModel::TransformerModel(TransformerOptions o) : options_(o) {
+  if (o.src_vocab <= 0 || o.tgt_vocab <= 0) throw ConfigError("transformer: vocabulary sizes are not set");
+  if (o.share_all_embeddings && o.src_vocab != o.tgt_vocab)
+    throw ConfigError("transformer: share_all_embeddings needs one joint vocabulary (sizes " + std::to_string(o.src_vocab) +
+                      " and " + std::to_string(o.tgt_vocab) + ")");
+  tgt_embed = register_module("tgt_embed", make_embedding(o.tgt_vocab, o.model_dim));
+  src_embed = o.share_all_embeddings ? tgt_embed : register_module("src_embed", make_embedding(o.src_vocab, o.model_dim));
+  for (int64_t l = 0; l < o.encoder_layers; ++l)
+    encoder_layers.push_back(register_module("encoder_" + std::to_string(l), TransformerEncoderLayer(o.layer())));
+  for (int64_t l = 0; l < o.decoder_layers; ++l)
+    decoder_layers.push_back(register_module("decoder_" + std::to_string(l), TransformerDecoderLayer(o.layer())));
+  if (o.pre_norm) {
+    encoder_norm = register_module("encoder_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({o.model_dim})));
+    decoder_norm = register_module("decoder_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({o.model_dim})));
+  }
+  if (!o.tie_target_embeddings) {
+    output_proj = register_module("output_proj", torch::nn::Linear(torch::nn::LinearOptions(o.model_dim, o.tgt_vocab).bias(false)));
+    torch::NoGradGuard no_grad;
+    output_proj->weight.normal_(0.0, std::pow(static_cast<double>(o.model_dim), -0.5));
+  }
+  dropout = register_module("dropout", torch::nn::Dropout(o.dropout));
+  encoder_hooks_.resize(static_cast<std::size_t>(o.encoder_layers));
+}
+
+void TransformerModel::set_encoder_score_hook(int64_t layer, AttentionScoreHook hook) {
+  if (layer < 0 || layer >= options_.encoder_layers)
+    throw ConfigError("transformer: no encoder layer " + std::to_string(layer) + " (the model has " +
+                      std::to_string(options_.encoder_layers) + ")");
+  encoder_hooks_[static_cast<std::size_t>(layer)] = std::move(hook);
+}
+
+torch::Tensor TransformerModel::embed(torch::nn::Embedding& table, const torch::Tensor& tokens, int64_t first_position) {
+  auto x = table->forward(tokens) * std::sqrt(static_cast<double>(options_.model_dim));
+  x = x + sinusoidal_positions(tokens.size(1), options_.model_dim, first_position).to(x.device()).unsqueeze(0);
+  return dropout(x);
+}
+
+torch::Tensor TransformerModel::encode_memory(const SourceInput& src, torch::Tensor& src_allowed) {
+  const int64_t S = src.tokens.size(1);
+  auto real = torch::arange(S, src.tokens.options()).unsqueeze(0) < src.lengths.to(src.tokens.device()).unsqueeze(1);
+  src_allowed = real.view({src.tokens.size(0), 1, 1, S});
+  auto x = embed(src_embed, src.tokens, 0);
+  for (std::size_t l = 0; l < encoder_layers.size(); ++l) {
+    AttentionCall call;
+    call.allowed = src_allowed;
+    call.hook = encoder_hooks_[l] ? &encoder_hooks_[l] : nullptr;
+    call.input = &src;
+    x = encoder_layers[l]->forward(x, call);
+  }
+  return options_.pre_norm ? encoder_norm(x) : x;
+}
+
+torch::Tensor TransformerModel::output_log_probs(const torch::Tensor& x) {
+  auto h = options_.pre_norm ? decoder_norm(x) : x;
+  auto logits = options_.tie_target_embeddings ? torch::matmul(h, tgt_embed->weight.t()) : output_proj(h);
+  return torch::log_softmax(logits, -1);
+}
+
+torch::Tensor TransformerModel::forward(const SourceInput& src, const torch::Tensor& tgt_in) {
+  torch::Tensor src_allowed;
+  auto memory = encode_memory(src, src_allowed);
+  const int64_t T = tgt_in.size(1);
+  auto causal = torch::ones({T, T}, torch::kBool).tril().view({1, 1, T, T}).to(tgt_in.device());
+  auto x = embed(tgt_embed, tgt_in, 0);
+  for (auto& layer : decoder_layers) {
+    DecoderLayerCache cache;
+    std::tie(cache.cross_keys, cache.cross_values) = layer->cross_keys_values(memory);
+    x = layer->forward(x, cache, causal, src_allowed);
+  }
+  return output_log_probs(x);
+}
+
+DecodeState TransformerModel::encode(const SourceInput& src) {
+  torch::Tensor src_allowed;
+  auto memory = encode_memory(src, src_allowed);
+  DecodeState state;
+  state["src_allowed"] = src_allowed;
+  const int64_t B = src.batch_size(), dk = options_.model_dim / options_.heads;
+  for (std::size_t l = 0; l < decoder_layers.size(); ++l) {
+    auto [k, v] = decoder_layers[l]->cross_keys_values(memory);
+    const std::string n = std::to_string(l);
+    state["cross_k" + n] = k;
+    state["cross_v" + n] = v;
+    state["self_k" + n] = torch::zeros({B, options_.heads, 0, dk}, memory.options());
+    state["self_v" + n] = torch::zeros({B, options_.heads, 0, dk}, memory.options());
+  }
+  return state;
+}
+
+torch::Tensor TransformerModel::step(DecodeState& state, const torch::Tensor& prev_tokens) {
+  const int64_t position = state["self_k0"].size(2);
+  auto x = embed(tgt_embed, prev_tokens.unsqueeze(1), position);  // (N, 1, D)
+  for (std::size_t l = 0; l < decoder_layers.size(); ++l) {
+    const std::string n = std::to_string(l);
+    DecoderLayerCache cache{state["self_k" + n], state["self_v" + n], state["cross_k" + n], state["cross_v" + n]};
+    x = decoder_layers[l]->forward(x, cache, torch::Tensor(), state["src_allowed"]);
+    state["self_k" + n] = cache.self_keys;
+    state["self_v" + n] = cache.self_values;
+  }
+  return output_log_probs(x).squeeze(1);
+}
+
+nlohmann::json TransformerModel::describe() const { return {{"family", "transformer"}, {"options", options_.to_json()}}; }
+
+}  // namespace synmt
