@@ -12,6 +12,7 @@ validate(config, "pipeline/schemas/config.schema.yaml")
 
 include: "pipeline/rules/common.smk"
 include: "pipeline/rules/data.smk"
+include: "pipeline/rules/parse.smk"
 include: "pipeline/rules/train.smk"
 include: "pipeline/rules/decode.smk"
 include: "pipeline/rules/eval.smk"

@@ -37,4 +37,9 @@ struct CoreNlpOptions {
 // std::runtime_error with the URL when the server stays unreachable / failing after the retries.
 ParsedCorpus parse_with_corenlp(const std::string& corpus_path, const CoreNlpOptions& options);
 
+// The builtin neural parser (trainer/parser, LibTorch): available when synmt-parse was built with
+// LibTorch (SYNMT_WITH_BUILTIN_PARSER). The parser identity is the model file's sha256.
+ParsedCorpus parse_with_builtin(const std::string& corpus_path, const std::string& model_path);
+std::string builtin_parser_id(const std::string& model_path);
+
 }  // namespace synmt::parse

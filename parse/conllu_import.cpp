@@ -47,6 +47,8 @@ void export_conllu(const std::string& corpus_path, const ParsedCorpus& parses, c
   write_conllu_file(output, out);
 }
 
+std::string builtin_parser_id(const std::string& model_path) { return "builtin:" + sha256_file(model_path); }
+
 ParsedCorpus import_conllu(const std::string& corpus_path, const std::string& conllu_path) {
   auto corpus = read_tokenised_corpus(corpus_path);
   ConlluReadOptions ro;

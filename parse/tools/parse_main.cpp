@@ -9,7 +9,7 @@
 #include "parse/backends.h"
 
 int main(int argc, char** argv) {
-  std::string backend, corpus, output, conllu;
+  std::string backend, corpus, output, conllu, model;
   synmt::parse::CoreNlpOptions corenlp;
   bool force = false;
   std::string export_conllu;
@@ -17,7 +17,8 @@ int main(int argc, char** argv) {
       "synmt-parse", argc, argv,
       [&](CLI::App& app) {
         app.description("Parse a tokenised corpus (one sentence per line) into a parse cache (HDF5).");
-        app.add_option("--backend", backend, "corenlp | conllu")->required()->check(CLI::IsMember({"corenlp", "conllu"}));
+        app.add_option("--backend", backend, "builtin | corenlp | conllu")->required()->check(CLI::IsMember({"builtin", "corenlp", "conllu"}));
+        app.add_option("--model", model, "builtin backend: parser.pt from synmt-parser-train");
         app.add_option("-i,--corpus", corpus, "tokenised corpus, one sentence per line")->required();
         app.add_option("-o,--output", output, "parse cache (HDF5)")->required();
         app.add_option("--conllu", conllu, "conllu backend: parses made elsewhere, one sentence per corpus line");
@@ -32,11 +33,17 @@ int main(int argc, char** argv) {
       },
       [&]() {
         if (backend == "conllu" && conllu.empty()) throw synmt::ConfigError("--backend conllu needs --conllu FILE");
+        if (backend == "builtin" && model.empty()) throw synmt::ConfigError("--backend builtin needs --model parser.pt");
+#ifndef SYNMT_WITH_BUILTIN_PARSER
+        if (backend == "builtin") throw synmt::ConfigError("this synmt-parse was built without LibTorch: no builtin backend");
+#endif
         if (!force && std::filesystem::exists(output)) {
           // the key this run would write; reuse the cache when it is intact and has that key
-          const std::string key = backend == "conllu" ? "conllu:" + synmt::sha256_file(conllu) : std::string();
+          const std::string key = backend == "conllu"    ? "conllu:" + synmt::sha256_file(conllu)
+                                  : backend == "builtin" ? synmt::parse::builtin_parser_id(model)
+                                                         : std::string();
           auto existing = synmt::parse::parse_cache_matches(output, synmt::sha256_file(corpus), key);
-          if (existing && (backend == "conllu" || synmt::parse::read_parse_cache(output, "", "").parser_id.rfind(
+          if (existing && (backend != "corenlp" || synmt::parse::read_parse_cache(output, "", "").parser_id.rfind(
                                                       "corenlp:" + corenlp.model_tag + ":", 0) == 0)) {
             synmt::log_info(output + ": cache matches the corpus and the parser; reused");
             if (!export_conllu.empty())
@@ -45,7 +52,12 @@ int main(int argc, char** argv) {
           }
           synmt::log_info(output + ": exists but does not match (or is damaged); rebuilding");
         }
-        auto parses = backend == "conllu" ? synmt::parse::import_conllu(corpus, conllu) : synmt::parse::parse_with_corenlp(corpus, corenlp);
+        synmt::parse::ParsedCorpus parses;
+        if (backend == "conllu") parses = synmt::parse::import_conllu(corpus, conllu);
+        else if (backend == "corenlp") parses = synmt::parse::parse_with_corenlp(corpus, corenlp);
+#ifdef SYNMT_WITH_BUILTIN_PARSER
+        else parses = synmt::parse::parse_with_builtin(corpus, model);
+#endif
         synmt::parse::write_parse_cache(output, parses);
         if (!export_conllu.empty()) synmt::parse::export_conllu(corpus, parses, export_conllu);
         synmt::log_info(output + ": " + std::to_string(parses.size()) + " sentences, " + std::to_string(parses.heads.size()) +

@@ -1,4 +1,5 @@
 # Shared helpers: paths, config look-ups, wildcard constraints built from config keys.
+import json
 import os
 
 import yaml

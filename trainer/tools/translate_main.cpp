@@ -44,7 +44,8 @@ int main(int argc, char** argv) {
         app.add_option("-m,--checkpoint", checkpoints, "checkpoint; repeat for an ensemble (mean of log-probabilities)")
             ->required()
             ->expected(1)
-            ->allow_extra_args(false);
+            ->allow_extra_args(false)
+            ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
         app.add_option("--src-vocab", src_vocab_path)->required();
         app.add_option("--tgt-vocab", tgt_vocab_path)->required();
         app.add_option("-i,--input", input, "source text, one sentence per line")->capture_default_str();

@@ -1,0 +1,112 @@
+#include "trainer/parser/biaffine_parser.h"
+
+#include <torch/nn/functional/activation.h>
+#include <torch/nn/init.h>
+#include <torch/nn/utils/rnn.h>
+
+#include <cmath>
+
+#include "core/config.h"
+
+namespace synmt::parser {
+
+ParserOptions ParserOptions::from_json(const nlohmann::json& j) {
+  ParserOptions o;
+  JsonFields f(j, "parser.model");
+  f.optional("words", o.words)
+      .optional("ngrams", o.ngrams)
+      .optional("upos", o.upos)
+      .optional("labels", o.labels)
+      .optional("word_dim", o.word_dim)
+      .optional("ngram_dim", o.ngram_dim)
+      .optional("lstm_hidden", o.lstm_hidden)
+      .optional("tag_dim", o.tag_dim)
+      .optional("arc_dim", o.arc_dim)
+      .optional("label_dim", o.label_dim)
+      .optional("dropout", o.dropout)
+      .optional("word_dropout", o.word_dropout);
+  f.finish();
+  return o;
+}
+
+nlohmann::json ParserOptions::to_json() const {
+  return {{"words", words},       {"ngrams", ngrams},       {"upos", upos},       {"labels", labels},
+          {"word_dim", word_dim}, {"ngram_dim", ngram_dim}, {"lstm_hidden", lstm_hidden},
+          {"tag_dim", tag_dim},   {"arc_dim", arc_dim},     {"label_dim", label_dim},
+          {"dropout", dropout},   {"word_dropout", word_dropout}};
+}
+
+BiaffineParserImpl::BiaffineParserImpl(const ParserOptions& o) : options_(o) {
+  if (o.words <= 0 || o.ngrams <= 0 || o.upos <= 0 || o.labels <= 0) throw ConfigError("parser: vocabulary sizes are not set");
+  const int64_t in = o.word_dim + o.ngram_dim, h = o.lstm_hidden;
+  word_embed = register_module("word_embed", torch::nn::Embedding(torch::nn::EmbeddingOptions(o.words, o.word_dim).padding_idx(0)));
+  ngram_embed = register_module("ngram_embed", torch::nn::EmbeddingBag(torch::nn::EmbeddingBagOptions(o.ngrams, o.ngram_dim).mode(torch::kMean)));
+  lstm1 = register_module("lstm1", torch::nn::LSTM(torch::nn::LSTMOptions(in, h).bidirectional(true).batch_first(true)));
+  upos_out = register_module("upos_out", torch::nn::Linear(2 * h, o.upos));
+  tag_embed = register_module("tag_embed", torch::nn::Linear(torch::nn::LinearOptions(o.upos, o.tag_dim).bias(false)));
+  lstm2 = register_module("lstm2", torch::nn::LSTM(torch::nn::LSTMOptions(in + o.tag_dim + 2 * h, h).bidirectional(true).batch_first(true)));
+  arc_dep = register_module("arc_dep", torch::nn::Linear(2 * h, o.arc_dim));
+  arc_head = register_module("arc_head", torch::nn::Linear(2 * h, o.arc_dim));
+  label_dep = register_module("label_dep", torch::nn::Linear(2 * h, o.label_dim));
+  label_head = register_module("label_head", torch::nn::Linear(2 * h, o.label_dim));
+  arc_u = register_parameter("arc_u", torch::zeros({o.arc_dim, o.arc_dim}));  // zero init (Dozat & Manning)
+  arc_bias = register_parameter("arc_bias", torch::zeros({o.arc_dim}));
+  label_bilinear = register_module("label_bilinear", torch::nn::Bilinear(o.label_dim, o.label_dim, o.labels));
+  label_linear = register_module("label_linear", torch::nn::Linear(torch::nn::LinearOptions(2 * o.label_dim, o.labels).bias(false)));
+  dropout = register_module("dropout", torch::nn::Dropout(o.dropout));
+  torch::NoGradGuard no_grad;
+  label_bilinear->weight.zero_();
+  // LGP's parser initialisation U(+-sqrt(6 / (rows + cols))) for the projections
+  for (auto* l : {&upos_out, &tag_embed, &arc_dep, &arc_head, &label_dep, &label_head, &label_linear})
+    torch::nn::init::xavier_uniform_((*l)->weight);
+  for (auto& p : lstm1->named_parameters())  // forget-gate bias 1 (LGP)
+    if (p.key().find("bias") != std::string::npos) p.value().zero_().narrow(0, h, h).fill_(0.5);
+  for (auto& p : lstm2->named_parameters())
+    if (p.key().find("bias") != std::string::npos) p.value().zero_().narrow(0, h, h).fill_(0.5);
+}
+
+torch::Tensor BiaffineParserImpl::run_lstm(torch::nn::LSTM& lstm, const torch::Tensor& x, const torch::Tensor& lengths) {
+  auto packed = torch::nn::utils::rnn::pack_padded_sequence(x, lengths, /*batch_first=*/true, /*enforce_sorted=*/false);
+  auto out = std::get<0>(lstm->forward_with_packed_input(packed));
+  return std::get<0>(torch::nn::utils::rnn::pad_packed_sequence(out, /*batch_first=*/true, 0.0, x.size(1)));
+}
+
+ParserOutput BiaffineParserImpl::forward(const ParserBatch& b) {
+  const int64_t B = b.words.size(0), N1 = b.words.size(1);
+  auto words = b.words;
+  if (is_training() && options_.word_dropout > 0) {
+    auto drop = torch::rand(words.sizes()) < options_.word_dropout;
+    drop = drop.logical_and(words.gt(2));  // keep <pad>, <root>
+    words = words.masked_fill(drop, 1);
+  }
+  auto ngrams = ngram_embed(b.ngram_ids, b.ngram_offsets).view({B, N1, options_.ngram_dim});
+  auto x = dropout(torch::cat({word_embed(words), ngrams}, -1));
+  auto lengths = (b.lengths + 1).to(torch::kCPU);  // + ROOT
+  auto h1 = dropout(run_lstm(lstm1, x, lengths));
+  ParserOutput out;
+  out.upos_logits = upos_out(h1);
+  auto y = tag_embed(torch::softmax(out.upos_logits, -1));  // W_l p1: the soft tag feeds layer 2
+  auto h2 = dropout(run_lstm(lstm2, torch::cat({x, y, h1}, -1), lengths));
+  out.states = h2;
+  namespace F = torch::nn::functional;
+  auto dep = dropout(F::leaky_relu(arc_dep(h2), F::LeakyReLUFuncOptions().negative_slope(0.1)));
+  auto head = dropout(F::leaky_relu(arc_head(h2), F::LeakyReLUFuncOptions().negative_slope(0.1)));
+  auto scores = torch::matmul(torch::matmul(dep, arc_u), head.transpose(1, 2)) + torch::matmul(head, arc_bias).unsqueeze(1);
+  // impossible heads: padding positions, and a word heading itself
+  auto positions = torch::arange(N1).unsqueeze(0);
+  auto valid_head = positions <= b.lengths.unsqueeze(1);  // (B, N+1), ROOT = 0 is valid
+  auto mask = valid_head.unsqueeze(1).expand({B, N1, N1}).logical_and(torch::eye(N1, torch::kBool).logical_not().unsqueeze(0));
+  out.arc_scores = scores.masked_fill(mask.logical_not(), -1e9);
+  out.label_dep = dropout(F::leaky_relu(label_dep(h2), F::LeakyReLUFuncOptions().negative_slope(0.1)));
+  out.label_head = dropout(F::leaky_relu(label_head(h2), F::LeakyReLUFuncOptions().negative_slope(0.1)));
+  return out;
+}
+
+torch::Tensor BiaffineParserImpl::label_scores(const ParserOutput& out, const torch::Tensor& heads) {
+  const int64_t d = options_.label_dim;
+  auto index = heads.clamp_min(0).unsqueeze(-1).expand({heads.size(0), heads.size(1), d});
+  auto head_of = out.label_head.gather(1, index);  // (B, N+1, d): the head's representation
+  return label_bilinear(out.label_dep.contiguous(), head_of.contiguous()) + label_linear(torch::cat({out.label_dep, head_of}, -1));
+}
+
+}  // namespace synmt::parser

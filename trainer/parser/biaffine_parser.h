@@ -1,0 +1,75 @@
+#pragma once
+// The builtin graph-based dependency parser: the latent-graph parser of Hashimoto & Tsuruoka 2017
+// (PAPERS.md §3) with Dozat & Manning's biaffine scorers.
+//   x(w) = [word embedding; mean of the word's character n-gram embeddings (n = 2..4)]
+//   layer 1: BiLSTM over x -> h1 -> softmax UPOS tagger p1
+//   layer 2: BiLSTM over [x; W_l p1; h1] -> h2 (the tagger's soft prediction feeds the next layer)
+//   arcs: s(i, j) = MLP_dep(h2_i)^T U MLP_head(h2_j) + u^T MLP_head(h2_j), j over ROOT and words != i
+//   labels: biaffine over [MLP'_dep(h2_i), MLP'_head(h2_head(i))]
+// ROOT is an extra position 0 with its own embeddings. LGP-NMT reuses this module: its soft heads
+// are head_probabilities(), its h2 states are output.states, and pre-training on the first K
+// treebank sentences is the parser trainer's max_sentences.
+#include <torch/nn/module.h>
+#include <torch/nn/modules/dropout.h>
+#include <torch/nn/modules/embedding.h>
+#include <torch/nn/modules/linear.h>
+#include <torch/nn/modules/rnn.h>
+
+#include <nlohmann/json.hpp>
+
+namespace synmt::parser {
+
+struct ParserOptions {
+  int64_t words = 0, ngrams = 0, upos = 0, labels = 0;  // vocabulary sizes (from ParserVocab)
+  int64_t word_dim = 100, ngram_dim = 100;
+  int64_t lstm_hidden = 200;  // per direction, both BiLSTM layers
+  int64_t tag_dim = 50;       // W_l p1 (LGP's d2)
+  int64_t arc_dim = 256, label_dim = 64;
+  double dropout = 0.33;      // embeddings, LSTM outputs, MLPs
+  double word_dropout = 0.2;  // training: a word id becomes <unk> with this probability
+
+  static ParserOptions from_json(const nlohmann::json& j);
+  nlohmann::json to_json() const;
+};
+
+struct ParserBatch {
+  torch::Tensor words;          // (B, N+1) int64; position 0 = <root>, padding 0
+  torch::Tensor ngram_ids;      // flat int64 n-gram ids of every position, in order
+  torch::Tensor ngram_offsets;  // (B * (N+1)) start of each position's n-grams in ngram_ids
+  torch::Tensor lengths;        // (B) words per sentence (without ROOT)
+  torch::Tensor heads, labels, upos;  // (B, N+1) gold; -100 at ROOT, padding and when unknown
+};
+
+struct ParserOutput {
+  torch::Tensor upos_logits;  // (B, N+1, P)
+  torch::Tensor arc_scores;   // (B, N+1, N+1): [b][dependent i][head j], impossible heads at -1e9
+  torch::Tensor label_dep, label_head;  // (B, N+1, label_dim)
+  torch::Tensor states;       // h2 (B, N+1, 2 * lstm_hidden)
+};
+
+class BiaffineParserImpl : public torch::nn::Module {
+ public:
+  explicit BiaffineParserImpl(const ParserOptions& options);
+  ParserOutput forward(const ParserBatch& batch);
+  // label scores (B, N+1, L) of each dependent given its head (gold or predicted; -100 = none)
+  torch::Tensor label_scores(const ParserOutput& out, const torch::Tensor& heads);
+  // p(head = j | dependent i): softmax of the arc scores (LGP's soft heads)
+  static torch::Tensor head_probabilities(const ParserOutput& out) { return torch::softmax(out.arc_scores, -1); }
+  const ParserOptions& options() const { return options_; }
+
+ private:
+  torch::Tensor run_lstm(torch::nn::LSTM& lstm, const torch::Tensor& x, const torch::Tensor& lengths);
+  ParserOptions options_;
+  torch::nn::Embedding word_embed{nullptr};
+  torch::nn::EmbeddingBag ngram_embed{nullptr};
+  torch::nn::LSTM lstm1{nullptr}, lstm2{nullptr};
+  torch::nn::Linear upos_out{nullptr}, tag_embed{nullptr};
+  torch::nn::Linear arc_dep{nullptr}, arc_head{nullptr}, label_dep{nullptr}, label_head{nullptr};
+  torch::Tensor arc_u, arc_bias;
+  torch::nn::Bilinear label_bilinear{nullptr};
+  torch::nn::Linear label_linear{nullptr};
+  torch::nn::Dropout dropout{nullptr};
+};
+TORCH_MODULE(BiaffineParser);
+
+}  // namespace synmt::parser

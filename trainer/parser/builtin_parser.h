@@ -1,0 +1,79 @@
+#pragma once
+// Training and running the builtin parser: treebank loading, batching, the training loop (Adam,
+// dev LAS for keep-best, early stopping, wall-clock budget), MST decoding and evaluation with
+// eval/'s CoNLL 2018 attachment scores, and BuiltinParser, the inference object that the
+// synmt-parse builtin backend (and LGP-NMT's DEP baseline) use.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "trainer/parser/biaffine_parser.h"
+#include "trainer/parser/parser_vocab.h"
+
+namespace synmt::parser {
+
+inline constexpr const char* kParserFormat = "synmt-parser-1";
+
+struct ParserSentence {
+  std::vector<std::string> forms, upos, labels;
+  std::vector<int32_t> heads;  // 1-based, 0 = root
+};
+
+// The syntactic words of a CoNLL-U treebank (first max_sentences when > 0: LGP-NMT+'s K).
+std::vector<ParserSentence> load_treebank(const std::string& path, std::size_t max_sentences = 0);
+
+struct ParserTrainOptions {
+  int max_epochs = 30;
+  double max_minutes = 0;
+  double lr = 2e-3, adam_beta1 = 0.9, adam_beta2 = 0.9;  // Dozat & Manning
+  double clip_norm = 5.0;
+  int batch_words = 1500;   // words per batch (sentences sorted by length inside windows)
+  int patience = 5;         // epochs without dev LAS improvement
+  int min_word_frequency = 2, min_ngram_frequency = 2;
+  int max_sentences = 0;    // >0: train on the first K sentences (LGP-NMT+ pre-training)
+  uint64_t seed = 1;
+  int threads = 0;
+
+  static ParserTrainOptions from_json(const nlohmann::json& j);
+  nlohmann::json to_json() const;
+};
+
+struct ParsedSentence {
+  std::vector<int32_t> heads;
+  std::vector<std::string> labels, upos;
+};
+
+struct ParserScores {
+  double uas = 0, las = 0, upos_accuracy = 0;
+  long words = 0;
+  double seconds = 0, sentences_per_second = 0;
+};
+
+class BuiltinParser {
+ public:
+  BuiltinParser(BiaffineParser model, ParserVocab vocab);
+  static BuiltinParser load(const std::string& path);  // InputError on a foreign/corrupt file
+  void save(const std::string& path, const nlohmann::json& extra) const;
+  // Parses sentences of word forms: well-formed trees (one root, MST), labels, UPOS.
+  std::vector<ParsedSentence> parse(const std::vector<std::vector<std::string>>& sentences, int batch_words = 4000);
+  ParserBatch make_batch(const std::vector<const ParserSentence*>& sentences) const;
+  BiaffineParser& model() { return model_; }
+  const ParserVocab& vocab() const { return vocab_; }
+
+ private:
+  BiaffineParser model_;
+  ParserVocab vocab_;
+};
+
+// Parses `gold`'s word forms and scores them with eval/ (UAS/LAS as the CoNLL 2018 script).
+ParserScores evaluate_parser(BuiltinParser& parser, const std::string& gold_conllu);
+
+// Trains on `train_conllu`, keeps the best dev-LAS model as out_dir/parser.pt; writes
+// out_dir/metrics.jsonl and returns the summary (also written as out_dir/summary.json).
+nlohmann::json train_parser(const ParserTrainOptions& options, const ParserOptions& model_options,
+                            const std::string& train_conllu, const std::string& dev_conllu, const std::string& out_dir,
+                            const std::string& hardware);
+
+}  // namespace synmt::parser
