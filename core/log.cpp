@@ -44,12 +44,16 @@ void Progress::finish() {
 void Progress::report(bool final) {
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   double rate = secs > 0 ? done_ / secs : 0.0;
-  char line[256];
-  if (total_ > 0)
-    std::snprintf(line, sizeof line, "%s: %zu/%zu (%.1f%%) %.0f/s %.1fs", what_.c_str(), done_, total_,
-                  100.0 * done_ / total_, rate, secs);
-  else
-    std::snprintf(line, sizeof line, "%s: %zu %.0f/s %.1fs", what_.c_str(), done_, rate, secs);
+  char line[512];
+  if (total_ > 0) {
+    // ETA from the average rate so far
+    const double eta = rate > 0 && done_ < total_ ? static_cast<double>(total_ - done_) / rate : 0.0;
+    std::snprintf(line, sizeof line, "%s: %zu/%zu (%.1f%%) %.0f/s %.1fs ETA %.0fs%s%s", what_.c_str(), done_, total_,
+                  100.0 * done_ / total_, rate, secs, eta, detail_.empty() ? "" : " | ", detail_.c_str());
+  } else {
+    std::snprintf(line, sizeof line, "%s: %zu %.0f/s %.1fs%s%s", what_.c_str(), done_, rate, secs,
+                  detail_.empty() ? "" : " | ", detail_.c_str());
+  }
   if (tty_)
     std::fprintf(stderr, "\r%s%s", line, final ? "\n" : "");
   else if (!final || done_ > 0)

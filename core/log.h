@@ -16,10 +16,12 @@ class Progress {
   ~Progress();
   void advance(std::size_t n = 1);
   void finish();
+  // Extra text shown after the counters (e.g. "loss 4.21 lr 1.0e-03 1935 tok/s").
+  void set_detail(std::string detail) { detail_ = std::move(detail); }
 
  private:
   void report(bool final);
-  std::string what_;
+  std::string what_, detail_;
   std::size_t total_, done_ = 0;
   double interval_;
   bool tty_, finished_ = false;

@@ -23,6 +23,15 @@ void write_parallel_data(const std::string& path, const ParallelData& data) {
     file.write("tgt_offsets", data.tgt_offsets);
     file.set_attribute("format", kDatasetFormat);
     file.set_attribute("num_sentences", std::to_string(data.size()));
+    if (data.has_source_syntax()) {
+      file.write("src_parent_middle", data.src_parent_middle);
+      file.write("src_parent_first", data.src_parent_first);
+      file.write("src_label", data.src_label);
+      file.write("src_word", data.src_word);
+      std::string names;
+      for (const auto& n : data.src_label_names) names += n + "\n";
+      file.set_attribute("src_label_names", names);
+    }
     for (const auto& [k, v] : data.attributes) file.set_attribute(k, v);
   }
   out.commit();
@@ -57,7 +66,19 @@ ParallelData read_parallel_data(const std::string& path, const std::string& src_
   check_offsets(path, d.tgt_offsets, d.tgt_tokens.size(), "target");
   if (d.src_offsets.size() != d.tgt_offsets.size())
     throw InputError(path, 0, "source and target sentence counts differ");
-  for (const char* a : {"src_vocab_sha256", "tgt_vocab_sha256", "src_sha256", "tgt_sha256", "tool_version"})
+  if (file.has("src_parent_middle")) {
+    d.src_parent_middle = file.read_float("src_parent_middle");
+    d.src_parent_first = file.read_int32("src_parent_first");
+    d.src_label = file.read_int32("src_label");
+    d.src_word = file.read_int32("src_word");
+    for (auto* v : {&d.src_parent_first, &d.src_label, &d.src_word})
+      if (v->size() != d.src_tokens.size()) throw InputError(path, 0, "source syntax arrays do not match the source tokens (corrupt dataset)");
+    if (d.src_parent_middle.size() != d.src_tokens.size())
+      throw InputError(path, 0, "source parent positions do not match the source tokens (corrupt dataset)");
+    const std::string names = file.attribute("src_label_names");
+    for (std::size_t b = 0, e; (e = names.find('\n', b)) != std::string::npos; b = e + 1) d.src_label_names.push_back(names.substr(b, e - b));
+  }
+  for (const char* a : {"src_vocab_sha256", "tgt_vocab_sha256", "src_sha256", "tgt_sha256", "tool_version", "src_parse_parser_id"})
     if (file.has_attribute(a)) d.attributes[a] = file.attribute(a);
   return d;
 }

@@ -36,11 +36,23 @@ std::string cpu_model() {
 }
 }  // namespace
 
+namespace {
+int g_threads = 1;
+}  // namespace
+
+int runtime_threads() { return g_threads; }
+
+void set_blas_threads(int threads) {
+  using SetThreads = void (*)(int);
+  if (auto fn = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) fn(threads);
+}
+
 RuntimeInfo setup_runtime(int threads, int local_ranks) {
   RuntimeInfo info;
   int cores = static_cast<int>(std::thread::hardware_concurrency());
   if (cores <= 0) cores = 1;
   info.threads = threads > 0 ? threads : std::max(1, cores / std::max(1, local_ranks));
+  g_threads = info.threads;
   if (info.threads * local_ranks > cores)
     log_warn("threads (" + std::to_string(info.threads) + ") x local ranks (" + std::to_string(local_ranks) +
              ") exceeds the " + std::to_string(cores) + " cores: expect oversubscription");

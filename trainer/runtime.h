@@ -16,4 +16,10 @@ struct RuntimeInfo {
 // threads <= 0: all cores divided by the number of local MPI ranks.
 RuntimeInfo setup_runtime(int threads, int local_ranks = 1);
 
+// The thread count setup_runtime chose, and OpenBLAS' pool size (no-op for another BLAS). Parsing
+// runs one model replica per thread with a single-threaded BLAS each (faster than one replica on
+// a multi-threaded BLAS for the small matrices of a parser).
+int runtime_threads();
+void set_blas_threads(int threads);
+
 }  // namespace synmt

@@ -179,3 +179,49 @@ def train_launcher(system):
     if launcher.startswith("mpirun") and os.geteuid() == 0:
         launcher += " --allow-run-as-root"
     return f"{launcher} -n {ranks} "
+
+
+# --- parsing (pipeline/rules/parse.smk) ---
+PARSERS = config.get("parsers", {})
+for _pair, _spec in PAIRS.items():
+    for _side, _parser in _spec.get("parse", {}).items():
+        if _parser not in PARSERS:
+            raise ValueError(f"pairs.{_pair}.parse.{_side}: unknown parser '{_parser}'")
+for _name, _spec in PARSERS.items():
+    if _spec["backend"] == "builtin" and not ("train" in _spec and "dev" in _spec):
+        raise ValueError(f"parsers.{_name}: the builtin backend needs 'train' and 'dev' treebanks")
+    if _spec["backend"] == "corenlp" and "url" not in _spec:
+        raise ValueError(f"parsers.{_name}: the corenlp backend needs 'url'")
+
+
+def treebank(spec):
+    """A mirror treebank spec "PATH" or "PATH@BEGIN:END" (a sentence range) as the tool reads it."""
+    return f"{config['mirror']}/{spec}"
+
+
+def treebank_file(spec):
+    return treebank(spec.split("@")[0])
+
+
+def as_list(x):
+    return x if isinstance(x, list) else [x]
+
+
+def parser_sets(name):
+    """synmt-parser-train --set flags from a parser's options (nested keys flattened)."""
+    flags = []
+    for section, values in PARSERS[name].get("options", {}).items():
+        for key, value in values.items():
+            flags.append(f"--set {section}.{key}={json.dumps(value)}")
+    return " ".join(flags)
+
+
+def parse_cache(pair, split, side):
+    return f"{WORK}/{pair}/parse/{split}.{side}.h5"
+
+
+def parse_backend_flags(w, input):
+    spec = PARSERS[PAIRS[w.pair]["parse"][w.side]]
+    if spec["backend"] == "builtin":
+        return f"--backend builtin --model {input.model}"
+    return f"--backend corenlp --url {spec['url']} --model-tag {spec.get('model_tag', 'unversioned')}"

@@ -4,12 +4,14 @@
 #include "core/sha256.h"
 #include "core/tool_main.h"
 #include "preprocess/dataset_file.h"
+#include "parse/parse_cache.h"
+#include "parse/subword_mapping.h"
 #include "preprocess/vocab.h"
 #include "synmt/version.h"
 
 int main(int argc, char** argv) {
   std::vector<std::string> vocab_inputs;
-  std::string output, src, tgt, src_vocab_path, tgt_vocab_path, codes;
+  std::string output, src, tgt, src_vocab_path, tgt_vocab_path, codes, src_parse, src_parse_corpus, subwords = "bpe";
   synmt::VocabOptions vocab_options;
   CLI::App* vocab_cmd = nullptr;
   CLI::App* data_cmd = nullptr;
@@ -30,6 +32,11 @@ int main(int argc, char** argv) {
         data_cmd->add_option("--tgt-vocab", tgt_vocab_path)->required();
         data_cmd->add_option("--codes", codes, "BPE codes used (recorded as provenance)");
         data_cmd->add_option("-o,--output", output)->required();
+        data_cmd->add_option("--src-parse", src_parse, "parse cache of the source side: adds parent positions, labels, word spans");
+        data_cmd->add_option("--src-parse-corpus", src_parse_corpus, "the tokenised text the cache was made from (its key is checked)");
+        data_cmd->add_option("--subwords", subwords, "bpe ('@@ ' joins) | spm (U+2581 starts a word): how sub-words form words")
+            ->capture_default_str()
+            ->check(CLI::IsMember({"bpe", "spm"}));
       },
       [&]() {
         if (vocab_cmd->parsed()) {
@@ -60,6 +67,12 @@ int main(int argc, char** argv) {
         auto sv = synmt::Vocab::load(src_vocab_path);
         auto tv = synmt::Vocab::load(tgt_vocab_path);
         synmt::ParallelData data;
+        synmt::parse::ParsedCorpus parses;
+        if (!src_parse.empty()) {
+          if (src_parse_corpus.empty()) throw synmt::ConfigError("--src-parse needs --src-parse-corpus (the cache's key is checked)");
+          parses = synmt::parse::read_parse_cache(src_parse, synmt::sha256_file(src_parse_corpus), "");
+          data.src_label_names = parses.label_names;
+        }
         synmt::LineReader rs(src), rt(tgt);
         std::string a, b;
         for (;;) {
@@ -72,14 +85,41 @@ int main(int argc, char** argv) {
           auto si = sv.encode(a), ti = tv.encode(b);
           if (si.empty()) rs.fail("empty sentence (clean the corpus first)");
           if (ti.empty()) rt.fail("empty sentence (clean the corpus first)");
+          if (!src_parse.empty()) {  // sentence i of the cache belongs to this line
+            const std::size_t i = data.size();
+            if (i >= parses.size()) rs.fail("the parse cache " + src_parse + " has only " + std::to_string(parses.size()) + " sentences");
+            std::vector<std::string> pieces;
+            for (std::size_t b0 = 0; b0 < a.size();) {
+              std::size_t e = a.find(' ', b0);
+              if (e == std::string::npos) e = a.size();
+              if (e > b0) pieces.push_back(a.substr(b0, e - b0));
+              b0 = e + 1;
+            }
+            auto spans = subwords == "spm" ? synmt::parse::word_spans_from_spm(pieces) : synmt::parse::word_spans_from_bpe(pieces);
+            synmt::parse::SubwordTree tree;
+            try {
+              tree = synmt::parse::map_tree_to_subwords(spans, parses.sentence_heads(i), parses.sentence_labels(i));
+            } catch (const std::invalid_argument& e) {
+              rs.fail(std::string("does not match the parse cache ") + src_parse + ": " + e.what());
+            }
+            if (tree.parent_middle.size() != si.size()) rs.fail("sub-word count differs from the vocabulary encoding");
+            data.src_parent_middle.insert(data.src_parent_middle.end(), tree.parent_middle.begin(), tree.parent_middle.end());
+            data.src_parent_first.insert(data.src_parent_first.end(), tree.parent_first.begin(), tree.parent_first.end());
+            data.src_label.insert(data.src_label.end(), tree.label.begin(), tree.label.end());
+            data.src_word.insert(data.src_word.end(), tree.word.begin(), tree.word.end());
+          }
           data.add(si, ti);
         }
+        if (!src_parse.empty() && data.size() != parses.size())
+          throw synmt::InputError(src_parse, 0, "has " + std::to_string(parses.size()) + " sentences but " + src + " has " +
+                                                    std::to_string(data.size()) + " lines");
         data.attributes = {{"src_vocab_sha256", sv.hash()},
                            {"tgt_vocab_sha256", tv.hash()},
                            {"src_sha256", synmt::sha256_file(src)},
                            {"tgt_sha256", synmt::sha256_file(tgt)},
                            {"codes_sha256", codes.empty() ? "" : synmt::sha256_file(codes)},
                            {"tool_version", "synmt " SYNMT_VERSION}};
+        if (!src_parse.empty()) data.attributes["src_parse_parser_id"] = parses.parser_id;
         synmt::write_parallel_data(output, data);
         synmt::log_info("dataset " + output + ": " + std::to_string(data.size()) + " pairs");
         return 0;

@@ -4,6 +4,7 @@
 # the table and that a second run has nothing to do.
 set -euo pipefail
 VENV=$1
+BUILD=${2:-build}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 SM=("$VENV/bin/snakemake" --profile cluster/local --configfile pipeline/config/config.yaml tests/e2e/slice_config.yaml
@@ -34,6 +35,18 @@ test -s "$T/work/multi30k_en_de_spm/vocab.joint" || { echo "joint vocabulary not
 grep -Eq '^\| rnn_enja \| enja_tokenised \| [0-9]+\.[0-9]{2} \| [0-9]+\.[0-9]{2} \|' "$T/results/tables/enja.md" || { echo "enja table"; exit 1; }
 grep -q '"pairs_in": 400' "$T/results/reports/enja_tokenised.langid.json" || { echo "langid filter not run"; exit 1; }
 test -s "$T/results/tables/langid_filter.md" || { echo "no langid table"; exit 1; }
+grep -Eq '^\| transformer_demo \| multi30k_en_de \| [0-9]+\.[0-9]{2} \|' "$table" || { echo "Transformer row missing"; exit 1; }
+# parsing: a tiny UD parser trained by the pipeline, the training corpus' English side parsed into
+# the cache, which a second run does not rebuild (and synmt-parse itself reuses by key)
+cache="$T/work/multi30k_en_de/parse/train.src.h5"
+# (targets go before the options: --config swallows what follows it)
+"${SM[0]}" "$cache" "${SM[@]:1}" > "$T/parse.log" 2>&1 || { tail -30 "$T/parse.log"; exit 1; }
+test -s "$cache" || { echo "no parse cache"; exit 1; }
+grep -q '"dev_uas"' "$T/results/parsers/en_ewt/summary.json" || { echo "no parser summary"; exit 1; }
+"${SM[0]}" "$cache" "${SM[@]:1}" -n 2>&1 | grep -q "Nothing to be done" || { echo "the parse cache would be rebuilt"; exit 1; }
+"$BUILD/bin/synmt-parse" --backend builtin --model "$T/results/parsers/en_ewt/parser.pt" -i "$T/work/multi30k_en_de/clean/train.src" \
+  -o "$cache" 2> "$T/reparse.log" || { cat "$T/reparse.log"; exit 1; }
+grep -q reused "$T/reparse.log" || { echo "synmt-parse did not reuse a matching cache"; exit 1; }
 "${SM[@]}" -n > "$T/dry.txt" 2>&1
 grep -q "Nothing to be done" "$T/dry.txt" || { echo "second run would redo work:"; cat "$T/dry.txt"; exit 1; }
 echo "1 passed, 0 failed"

@@ -4,6 +4,9 @@
 #     after 6 Adam steps (dropout off); tolerance 1e-4 absolute (float32 summation order differs).
 #  2. A rank killed with SIGKILL in the middle of training makes the whole job exit non-zero
 #     within 60 seconds (no hang).
+#  3. Exact multi-rank resume: 2 ranks with dropout on, the job SIGKILLed at a random moment, then
+#     --resume on 2 ranks: final parameters byte-identical to an uninterrupted 2-rank run (every
+#     rank's RNG is in the training state); resuming it on 1 rank is refused.
 # Prints 'N passed, N failed'.
 set -uo pipefail
 BIN=$1/bin
@@ -53,5 +56,25 @@ else
   if [ "$rc" -ne 0 ]; then passed=$((passed + 1)); echo "killed rank: job exited with $rc after ${took} s"
   else echo "FAIL: job exited 0 after a rank was killed"; failed=$((failed + 1)); fi
 fi
+# exact resume with 2 ranks (dropout on)
+cat > "$T/drop.json" <<'JSON'
+{"model": {"arch": "rnn_tiny"},
+ "train": {"batch_size": 8, "max_steps": 60, "max_epochs": 1000, "lr": 0.005, "seed": 5, "threads": 1,
+           "checkpoint_interval": 1}}
+JSON
+"${MPIRUN[@]}" "$BIN/synmt-train" -c "$T/drop.json" "${common[@]}" -o "$T/full2" --dist mpi --dump-params "$T/f2.bin" 2>/dev/null
+"${MPIRUN[@]}" "$BIN/synmt-train" -c "$T/drop.json" "${common[@]}" -o "$T/cut2" --dist mpi --dump-params "$T/c2.bin" > "$T/cut.log" 2>&1 &
+job=$!
+for i in $(seq 1 200); do [ -s "$T/cut2/state.pt" ] && break; sleep 0.05; done
+sleep "0.$((RANDOM % 5))"
+pkill -9 -f "synmt-train.*$T/cut2" ; kill -9 "$job" 2>/dev/null; wait "$job" 2>/dev/null
+"${MPIRUN[@]}" "$BIN/synmt-train" -c "$T/drop.json" "${common[@]}" -o "$T/cut2" --dist mpi --resume --dump-params "$T/c2.bin" > "$T/resume2.log" 2>&1
+grep -h "resuming at" "$T/resume2.log" | head -1
+if cmp -s "$T/f2.bin" "$T/c2.bin"; then passed=$((passed + 1)); echo "2 ranks, SIGKILL + --resume: parameters byte-identical"
+else echo "FAIL: 2-rank resume differs from the uninterrupted run"; failed=$((failed + 1)); fi
+if "$BIN/synmt-train" -c "$T/drop.json" "${common[@]}" -o "$T/cut2" --dist single --resume > "$T/one.log" 2>&1; then
+  echo "FAIL: a 2-rank state was resumed on 1 rank"; failed=$((failed + 1))
+elif grep -q "saved by 2 rank(s)" "$T/one.log"; then passed=$((passed + 1)); echo "2-rank state on 1 rank: refused"
+else echo "FAIL: unexpected message"; tail -2 "$T/one.log"; failed=$((failed + 1)); fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -150,7 +150,7 @@ TEST(Training, SgdMomentumTransformerWithAveragingAndValidationBleu) {
   auto options = synmt::TrainOptions::from_json({{"max_tokens", 60}, {"update_freq", 2}, {"max_epochs", 3},
                                                  {"optimizer", "sgd"}, {"momentum", 0.9}, {"lr", 0.05},
                                                  {"weight_decay", 1e-6}, {"average_last", 2}, {"keep_best", "bleu"},
-                                                 {"halve_lr_on_plateau", false}});
+                                                 {"halve_lr_on_plateau", false}, {"valid_interval", 2}});
   auto data = copy_task(40);
   auto comm = synmt::make_communicator("single");
   std::vector<std::pair<std::string, int64_t>> counts;
@@ -161,16 +161,22 @@ TEST(Training, SgdMomentumTransformerWithAveragingAndValidationBleu) {
   auto r = synmt::train_model(*model, config, options, data, data, dir, "test", *comm, false, &vocab);
   EXPECT_EQ(r.epochs, 3);
   EXPECT_GE(r.best_valid_bleu, 0.0);
-  // averaged.pt = mean of the epoch-2 and epoch-3 snapshots
-  auto a = synmt::load_checkpoint(dir + "/snapshot.2.pt"), b = synmt::load_checkpoint(dir + "/snapshot.3.pt");
+  // validations every 3 updates and at epoch ends; averaged.pt = mean of the last two snapshots
+  int last = 0;
+  for (int k = 1; k < 200; ++k)
+    if (std::filesystem::exists(dir + "/snapshot." + std::to_string(k) + ".pt")) last = k;
+  ASSERT_GT(last, 3);  // more validations than epochs
+  auto a = synmt::load_checkpoint(dir + "/snapshot." + std::to_string(last - 1) + ".pt");
+  auto b = synmt::load_checkpoint(dir + "/snapshot." + std::to_string(last) + ".pt");
   auto avg = synmt::load_checkpoint(dir + "/averaged.pt");
-  EXPECT_FALSE(std::filesystem::exists(dir + "/snapshot.1.pt"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/snapshot." + std::to_string(last - 2) + ".pt"));
   auto pa = a.model->named_parameters(), pb = b.model->named_parameters(), pv = avg.model->named_parameters();
   for (const auto& p : pv) EXPECT_TRUE(torch::allclose(p.value(), (pa[p.key()] + pb[p.key()]) / 2, 1e-6, 1e-7)) << p.key();
   // a checkpoint of another model cannot be averaged in
   auto other = synmt::create_model(tiny("rnn_tiny"));
   synmt::save_checkpoint(dir + "/other.pt", *other, {{"model", tiny("rnn_tiny")}, {"vocab", {{"src_sha256", "s"}, {"tgt_sha256", "t"}}}});
-  EXPECT_THROW(synmt::average_checkpoints({dir + "/snapshot.2.pt", dir + "/other.pt"}, dir + "/x.pt"), synmt::InputError);
+  EXPECT_THROW(synmt::average_checkpoints({dir + "/snapshot." + std::to_string(last) + ".pt", dir + "/other.pt"}, dir + "/x.pt"),
+               synmt::InputError);
 }
 
 TEST(Ensemble, OfOneModelIsTheModelAndOfTwoIsTheMean) {
@@ -236,4 +242,29 @@ TEST(BeamSearch, LengthPriorAndAverageNormalisationChangeTheRanking) {
     }
   so.length_norm = "words";
   EXPECT_THROW(synmt::beam_search(*model, b, so), synmt::ConfigError);
+}
+
+// Attention collected by beam search: one row per output step (</s> included), each a distribution
+// over the source; with beam 1 the rows are the attention of the greedy path.
+TEST(BeamSearch, CollectsOneAttentionRowPerStep) {
+  for (const char* arch : {"rnn_tiny", "transformer_tiny"}) {
+    torch::manual_seed(6);
+    auto model = synmt::create_model(tiny(arch));
+    model->eval();
+    auto data = copy_task(4);
+    synmt::BatchIterator it(data, {});
+    auto b = it.make_batch({0, 3});
+    synmt::SearchOptions so;
+    so.beam_size = 3;
+    so.collect_attention = true;
+    const auto results = synmt::beam_search(*model, b, so);
+    for (std::size_t i = 0; i < 2; ++i) {
+      const auto& h = results[i].front();
+      ASSERT_TRUE(h.attention.defined()) << arch;
+      const auto steps = h.attention.size(0);
+      EXPECT_TRUE(steps == static_cast<int64_t>(h.tokens.size()) || steps == static_cast<int64_t>(h.tokens.size()) + 1);
+      const auto len = b.source.lengths[static_cast<int64_t>(i)].item<int64_t>();
+      EXPECT_TRUE(torch::allclose(h.attention.narrow(1, 0, len).sum(1), torch::ones({steps}), 1e-4, 1e-5)) << arch;
+    }
+  }
 }

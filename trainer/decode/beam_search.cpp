@@ -43,8 +43,16 @@ std::vector<std::vector<Hypothesis>> beam_search(Seq2SeqModel& model, const Batc
   }
   torch::Tensor prev = torch::full({B * K}, Vocab::kBos, torch::kInt64);
   const int64_t candidates = std::min<int64_t>(2 * K, K * 1000000);
+  torch::Tensor attention_history;  // (B*K, t, S) with collect_attention
   for (int64_t t = 0; t < longest; ++t) {
     torch::Tensor logp = model.step(state, prev).to(torch::kFloat64);  // (B*K, V)
+    torch::Tensor attention_now;  // history including this step, before following the beams
+    if (o.collect_attention) {
+      if (!state.tensors.count("attention"))
+        throw ConfigError("this model does not expose a source attention to dump");
+      auto row = state["attention"].unsqueeze(1).to(torch::kFloat32);
+      attention_now = attention_history.defined() ? torch::cat({attention_history, row}, 1) : row;
+    }
     const int64_t V = logp.size(1);
     auto base = torch::tensor(scores, torch::kFloat64).unsqueeze(1);
     auto cand = (base + logp).view({B, K * V});
@@ -64,7 +72,9 @@ std::vector<std::vector<Hypothesis>> beam_search(Seq2SeqModel& model, const Batc
         int64_t beam = ti[b][j] / V, token = ti[b][j] % V;
         const auto& hist = history[b * K + beam];
         if (token == Vocab::kEos) {
-          if (j < K) finished[b].push_back({hist, s, final_score(o, s, hist.size() + 1, src_len[b])});
+          if (j < K)
+            finished[b].push_back({hist, s, final_score(o, s, hist.size() + 1, src_len[b]),
+                                   o.collect_attention ? attention_now[b * K + beam] : torch::Tensor()});
           continue;
         }
         int64_t slot = b * K + filled++;
@@ -83,12 +93,14 @@ std::vector<std::vector<Hypothesis>> beam_search(Seq2SeqModel& model, const Batc
     }
     history = std::move(next_history);
     scores = next_scores;
+    if (o.collect_attention) attention_history = attention_now.index_select(0, torch::tensor(origin, torch::kInt64));
     for (int64_t b = 0; b < B; ++b) {
       if (done[b] || t + 1 < max_len[b]) continue;
       for (int64_t k = 0; k < K; ++k) {  // length limit reached: the live hypotheses end here
         std::size_t slot = static_cast<std::size_t>(b * K + k);
         if (scores[slot] == kNegInf) continue;
-        finished[b].push_back({history[slot], scores[slot], final_score(o, scores[slot], history[slot].size(), src_len[b])});
+        finished[b].push_back({history[slot], scores[slot], final_score(o, scores[slot], history[slot].size(), src_len[b]),
+                               o.collect_attention ? attention_history[static_cast<int64_t>(slot)] : torch::Tensor()});
         scores[slot] = kNegInf;
       }
       done[b] = true;

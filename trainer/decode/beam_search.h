@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <torch/types.h>
+
 #include "trainer/data/batches.h"
 #include "trainer/models/seq2seq_model.h"
 
@@ -24,12 +26,14 @@ struct SearchOptions {
   std::string length_norm = "gnmt";  // gnmt | average (divide by |y|, counting </s>)
   // log p(target length | source length), added before normalising; empty = no prior
   std::function<double(int64_t src_len, int64_t tgt_len)> length_prior;
+  bool collect_attention = false;  // keep each hypothesis' source attention (the model's state["attention"])
 };
 
 struct Hypothesis {
   std::vector<int32_t> tokens;  // without </s>
   double log_prob = 0;          // sum of token log-probabilities (with </s>)
   double score = 0;             // log_prob / length penalty
+  torch::Tensor attention;      // (steps, S) with collect_attention: one row per output step (</s> included)
 };
 
 std::vector<std::vector<Hypothesis>> beam_search(Seq2SeqModel& model, const Batch& batch, const SearchOptions& options);

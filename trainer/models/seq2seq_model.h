@@ -22,6 +22,7 @@ struct SourceInput {
   bool has(const std::string& name) const { return features.count(name) > 0; }
 };
 inline constexpr const char* kSourceFeatureParentPosition = "parent_position";  // float, Pascal's middle position
+inline constexpr const char* kSourceFeatureParentFirst = "parent_first";        // int64, SISA's parent sub-word
 inline constexpr const char* kSourceFeatureLabel = "label";                      // int64 dependency label id
 
 struct DecodeState {
@@ -39,7 +40,9 @@ class Seq2SeqModel : public torch::nn::Module {
   // Log-probabilities (B, T, V) of tgt_out given src and tgt_in (teacher forcing).
   virtual torch::Tensor forward(const SourceInput& src, const torch::Tensor& tgt_in) = 0;
   virtual DecodeState encode(const SourceInput& src) = 0;
-  // Log-probabilities (N, V) of the next token for each of the N hypotheses in `state`.
+  // Log-probabilities (N, V) of the next token for each of the N hypotheses in `state`. Families
+  // with an attention over the source also leave it in state["attention"] (N, S) for this step
+  // (search collects it for attention dumps).
   virtual torch::Tensor step(DecodeState& state, const torch::Tensor& prev_tokens) = 0;
   // The family name and resolved options: what the checkpoint stores to rebuild the model.
   virtual nlohmann::json describe() const = 0;

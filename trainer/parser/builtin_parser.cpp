@@ -10,7 +10,9 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <mutex>
 #include <set>
+#include <thread>
 
 #include "core/atomic_file.h"
 #include "core/config.h"
@@ -20,6 +22,7 @@
 #include "eval/conllu.h"
 #include "eval/trees.h"
 #include "parse/conllu.h"
+#include "trainer/runtime.h"
 
 namespace synmt::parser {
 
@@ -74,9 +77,38 @@ std::vector<int32_t> decode_tree(const float* logp, int64_t stride, int n) {
 }
 }  // namespace
 
-std::vector<ParserSentence> load_treebank(const std::string& path, std::size_t max_sentences) {
+TreebankSpec TreebankSpec::parse(const std::string& spec) {
+  TreebankSpec t;
+  const auto at = spec.rfind('@');
+  t.path = spec.substr(0, at);
+  if (at == std::string::npos) return t;
+  const std::string range = spec.substr(at + 1);
+  const auto colon = range.find(':');
+  auto number = [&](const std::string& x, std::size_t fallback) {
+    if (x.empty()) return fallback;
+    if (x.find_first_not_of("0123456789") != std::string::npos) throw ConfigError("treebank '" + spec + "': range must be @BEGIN:END");
+    return static_cast<std::size_t>(std::stoull(x));
+  };
+  if (colon == std::string::npos) throw ConfigError("treebank '" + spec + "': range must be @BEGIN:END");
+  t.begin = number(range.substr(0, colon), 0);
+  t.end = number(range.substr(colon + 1), static_cast<std::size_t>(-1));
+  if (t.end <= t.begin) throw ConfigError("treebank '" + spec + "': empty range");
+  return t;
+}
+
+namespace {
+template <class T>
+std::vector<T> slice(std::vector<T> all, const TreebankSpec& t) {
+  const std::size_t b = std::min(t.begin, all.size()), e = std::min(t.end, all.size());
+  return {std::make_move_iterator(all.begin() + static_cast<std::ptrdiff_t>(b)),
+          std::make_move_iterator(all.begin() + static_cast<std::ptrdiff_t>(e))};
+}
+}  // namespace
+
+std::vector<ParserSentence> load_treebank(const std::string& spec, std::size_t max_sentences) {
   std::vector<ParserSentence> out;
-  for (const auto& s : parse::read_conllu(path)) {
+  const auto t = TreebankSpec::parse(spec);
+  for (const auto& s : slice(parse::read_conllu(t.path), t)) {
     ParserSentence p;
     for (const auto* w : s.words()) {
       p.forms.push_back(w->form());
@@ -164,41 +196,72 @@ ParserBatch BuiltinParser::make_batch(const std::vector<const ParserSentence*>& 
   return b;
 }
 
-std::vector<ParsedSentence> BuiltinParser::parse(const std::vector<std::vector<std::string>>& sentences, int batch_words) {
-  torch::NoGradGuard no_grad;
+void BuiltinParser::parse_batch(const std::vector<ParserSentence>& data, const std::vector<std::size_t>& ids,
+                                std::vector<ParsedSentence>& out) {
+  std::vector<const ParserSentence*> batch;
+  for (auto i : ids) batch.push_back(&data[i]);
+  auto b = make_batch(batch);
+  auto o = model_->forward(b);
+  auto logp = torch::log_softmax(o.arc_scores, -1).contiguous();
+  const int64_t N1 = logp.size(1);
+  std::vector<std::vector<int32_t>> tree_heads(ids.size());
+  auto heads_tensor = torch::full({static_cast<int64_t>(ids.size()), N1}, 0, torch::kInt64);
+  auto ha = heads_tensor.accessor<int64_t, 2>();
+  const float* lp = logp.data_ptr<float>();
+  for (std::size_t k = 0; k < ids.size(); ++k) {
+    const int n = static_cast<int>(data[ids[k]].forms.size());
+    tree_heads[k] = decode_tree(lp + static_cast<int64_t>(k) * N1 * N1, N1, n);
+    for (int d = 1; d <= n; ++d) ha[static_cast<int64_t>(k)][d] = tree_heads[k][static_cast<std::size_t>(d - 1)];
+  }
+  auto labels = model_->label_scores(o, heads_tensor).argmax(-1);
+  auto tags = o.upos_logits.argmax(-1);
+  auto la = labels.accessor<int64_t, 2>();
+  auto ta = tags.accessor<int64_t, 2>();
+  for (std::size_t k = 0; k < ids.size(); ++k) {
+    auto& p = out[ids[k]];
+    p.heads = tree_heads[k];
+    for (std::size_t d = 1; d <= p.heads.size(); ++d) {
+      p.labels.push_back(vocab_.labels()[static_cast<std::size_t>(la[static_cast<int64_t>(k)][static_cast<int64_t>(d)])]);
+      p.upos.push_back(vocab_.upos()[static_cast<std::size_t>(ta[static_cast<int64_t>(k)][static_cast<int64_t>(d)])]);
+    }
+  }
+}
+
+std::vector<ParsedSentence> BuiltinParser::parse(const std::vector<std::vector<std::string>>& sentences, int batch_words,
+                                                 int threads) {
   model_->eval();
   std::vector<ParserSentence> data(sentences.size());
   for (std::size_t i = 0; i < sentences.size(); ++i) data[i].forms = sentences[i];
   std::vector<ParsedSentence> out(sentences.size());
-  for (const auto& ids : make_plan(data, batch_words, nullptr)) {
-    std::vector<const ParserSentence*> batch;
-    for (auto i : ids) batch.push_back(&data[i]);
-    auto b = make_batch(batch);
-    auto o = model_->forward(b);
-    auto logp = torch::log_softmax(o.arc_scores, -1).contiguous();
-    const int64_t N1 = logp.size(1);
-    std::vector<std::vector<int32_t>> tree_heads(ids.size());
-    auto heads_tensor = torch::full({static_cast<int64_t>(ids.size()), N1}, 0, torch::kInt64);
-    auto ha = heads_tensor.accessor<int64_t, 2>();
-    const float* lp = logp.data_ptr<float>();
-    for (std::size_t k = 0; k < ids.size(); ++k) {
-      const int n = static_cast<int>(data[ids[k]].forms.size());
-      tree_heads[k] = decode_tree(lp + static_cast<int64_t>(k) * N1 * N1, N1, n);
-      for (int d = 1; d <= n; ++d) ha[static_cast<int64_t>(k)][d] = tree_heads[k][static_cast<std::size_t>(d - 1)];
-    }
-    auto labels = model_->label_scores(o, heads_tensor).argmax(-1);
-    auto tags = o.upos_logits.argmax(-1);
-    auto la = labels.accessor<int64_t, 2>();
-    auto ta = tags.accessor<int64_t, 2>();
-    for (std::size_t k = 0; k < ids.size(); ++k) {
-      auto& p = out[ids[k]];
-      p.heads = tree_heads[k];
-      for (std::size_t d = 1; d <= p.heads.size(); ++d) {
-        p.labels.push_back(vocab_.labels()[static_cast<std::size_t>(la[static_cast<int64_t>(k)][static_cast<int64_t>(d)])]);
-        p.upos.push_back(vocab_.upos()[static_cast<std::size_t>(ta[static_cast<int64_t>(k)][static_cast<int64_t>(d)])]);
-      }
-    }
+  const auto plan = make_plan(data, batch_words, nullptr);
+  if (threads <= 0) threads = runtime_threads();
+  threads = std::max(1, std::min<int>(threads, static_cast<int>(plan.size())));
+  auto work = [&](int t) {
+    torch::NoGradGuard no_grad;  // thread-local
+    for (std::size_t k = static_cast<std::size_t>(t); k < plan.size(); k += static_cast<std::size_t>(threads))
+      parse_batch(data, plan[k], out);
+  };
+  if (threads == 1) {
+    work(0);
+    return out;
   }
+  // one replica per thread on a single-threaded BLAS; every batch writes its own sentences only
+  set_blas_threads(1);
+  std::vector<std::thread> pool;
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      try {
+        work(t);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(failure_mutex);
+        failure = std::current_exception();
+      }
+    });
+  for (auto& th : pool) th.join();
+  set_blas_threads(runtime_threads());
+  if (failure) std::rethrow_exception(failure);
   return out;
 }
 
@@ -238,6 +301,7 @@ BuiltinParser BuiltinParser::load(const std::string& path) {
 
 ParserScores evaluate_parser(BuiltinParser& parser, const std::string& gold_conllu) {
   auto gold = load_treebank(gold_conllu);
+  const auto spec = TreebankSpec::parse(gold_conllu);
   std::vector<std::vector<std::string>> forms;
   for (const auto& s : gold) forms.push_back(s.forms);
   const auto start = Clock::now();
@@ -246,7 +310,7 @@ ParserScores evaluate_parser(BuiltinParser& parser, const std::string& gold_conl
   r.seconds = seconds_since(start);
   r.sentences_per_second = static_cast<double>(gold.size()) / std::max(1e-9, r.seconds);
   // score with eval/'s CoNLL 2018 implementation (punctuation included, universal labels)
-  auto gold_eval = eval::read_conllu(gold_conllu);
+  auto gold_eval = slice(eval::read_conllu(spec.path), spec);
   std::vector<eval::ConlluSentence> system = gold_eval;
   long tags_ok = 0;
   for (std::size_t i = 0; i < system.size(); ++i)
@@ -263,9 +327,18 @@ ParserScores evaluate_parser(BuiltinParser& parser, const std::string& gold_conl
   return r;
 }
 
-nlohmann::json train_parser(const ParserTrainOptions& o, const ParserOptions& model_options, const std::string& train_conllu,
-                            const std::string& dev_conllu, const std::string& out_dir, const std::string& hardware) {
-  auto train = load_treebank(train_conllu, static_cast<std::size_t>(std::max(0, o.max_sentences)));
+nlohmann::json train_parser(const ParserTrainOptions& o, const ParserOptions& model_options,
+                            const std::vector<std::string>& train_specs, const std::string& dev_conllu, const std::string& out_dir,
+                            const std::string& hardware) {
+  std::vector<ParserSentence> train;
+  for (const auto& spec : train_specs) {
+    auto part = load_treebank(spec);
+    train.insert(train.end(), std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
+  }
+  if (o.max_sentences > 0 && train.size() > static_cast<std::size_t>(o.max_sentences))
+    train.resize(static_cast<std::size_t>(o.max_sentences));  // LGP-NMT+: the first K sentences
+  if (train.empty()) throw ConfigError("parser: no training sentences");
+  nlohmann::json train_conllu = train_specs;
   std::vector<std::vector<std::string>> forms;
   std::set<std::string> upos, labels;
   for (const auto& s : train) {

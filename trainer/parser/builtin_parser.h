@@ -21,8 +21,17 @@ struct ParserSentence {
   std::vector<int32_t> heads;  // 1-based, 0 = root
 };
 
+// A treebank spec is a CoNLL-U path, optionally with a sentence range "path@BEGIN:END" (0-based,
+// END exclusive, either may be empty): languages without a UD training set train on a dev file
+// plus part of a test file and hold the rest out.
+struct TreebankSpec {
+  std::string path;
+  std::size_t begin = 0, end = static_cast<std::size_t>(-1);
+  static TreebankSpec parse(const std::string& spec);  // ConfigError on a malformed range
+};
+
 // The syntactic words of a CoNLL-U treebank (first max_sentences when > 0: LGP-NMT+'s K).
-std::vector<ParserSentence> load_treebank(const std::string& path, std::size_t max_sentences = 0);
+std::vector<ParserSentence> load_treebank(const std::string& spec, std::size_t max_sentences = 0);
 
 struct ParserTrainOptions {
   int max_epochs = 30;
@@ -56,10 +65,19 @@ class BuiltinParser {
   BuiltinParser(BiaffineParser model, ParserVocab vocab);
   static BuiltinParser load(const std::string& path);  // InputError on a foreign/corrupt file
   void save(const std::string& path, const nlohmann::json& extra) const;
-  // Parses sentences of word forms: well-formed trees (one root, MST), labels, UPOS.
-  std::vector<ParsedSentence> parse(const std::vector<std::vector<std::string>>& sentences, int batch_words = 4000);
+  // Parses sentences of word forms: well-formed trees (one root, MST), labels, UPOS. threads > 1:
+  // batches are shared out to that many threads, each with a single-threaded BLAS (0 = the
+  // runtime's thread count).
+  std::vector<ParsedSentence> parse(const std::vector<std::vector<std::string>>& sentences, int batch_words = 4000,
+                                    int threads = 0);
   ParserBatch make_batch(const std::vector<const ParserSentence*>& sentences) const;
   BiaffineParser& model() { return model_; }
+
+ private:
+  void parse_batch(const std::vector<ParserSentence>& data, const std::vector<std::size_t>& ids,
+                   std::vector<ParsedSentence>& out);
+
+ public:
   const ParserVocab& vocab() const { return vocab_; }
 
  private:
@@ -73,7 +91,7 @@ ParserScores evaluate_parser(BuiltinParser& parser, const std::string& gold_conl
 // Trains on `train_conllu`, keeps the best dev-LAS model as out_dir/parser.pt; writes
 // out_dir/metrics.jsonl and returns the summary (also written as out_dir/summary.json).
 nlohmann::json train_parser(const ParserTrainOptions& options, const ParserOptions& model_options,
-                            const std::string& train_conllu, const std::string& dev_conllu, const std::string& out_dir,
+                            const std::vector<std::string>& train_specs, const std::string& dev_spec, const std::string& out_dir,
                             const std::string& hardware);
 
 }  // namespace synmt::parser

@@ -10,14 +10,18 @@
 #include "trainer/runtime.h"
 
 int main(int argc, char** argv) {
-  std::string train, dev, out_dir, config_path;
-  std::vector<std::string> tests, overrides;
+  std::string dev, out_dir, config_path;
+  std::vector<std::string> train, tests, overrides;
   int threads = 0;
   return synmt::run_tool(
       "synmt-parser-train", argc, argv,
       [&](CLI::App& app) {
         app.description("Train the builtin dependency parser. Config: {\"model\": ParserOptions, \"train\": ParserTrainOptions}.");
-        app.add_option("--train", train, "training treebank (CoNLL-U, .gz ok)")->required();
+        app.add_option("--train", train, "training treebank (CoNLL-U, .gz ok; PATH@BEGIN:END selects sentences); repeatable")
+            ->required()
+            ->expected(1)
+            ->allow_extra_args(false)
+            ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
         app.add_option("--dev", dev, "development treebank: keep-best and early stopping")->required();
         app.add_option("--test", tests, "test treebank(s) scored with the best model")->expected(1)->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
         app.add_option("-o,--out-dir", out_dir, "parser.pt, metrics.jsonl, summary.json")->required();

@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "core/atomic_file.h"
+#include "core/hdf5_file.h"
 #include "core/line_reader.h"
 #include "core/log.h"
 #include "core/tool_main.h"
@@ -31,7 +32,7 @@ std::string remove_bpe(const std::string& s) {
 
 int main(int argc, char** argv) {
   std::vector<std::string> checkpoints;
-  std::string nbest_output;
+  std::string nbest_output, dump_attention;
   bool greedy = false;
   std::string src_vocab_path, tgt_vocab_path, input = "-", output = "-", output_tok, detok_lang;
   synmt::SearchOptions search;
@@ -59,6 +60,8 @@ int main(int argc, char** argv) {
         app.add_flag("--greedy", greedy, "greedy search (the same output as --beam 1)");
         app.add_option("--nbest", search.nbest, "hypotheses kept per sentence (<= beam)")->capture_default_str();
         app.add_option("--nbest-output", nbest_output, "write n-best lists here: 'i ||| hypothesis ||| score ||| log-prob'");
+        app.add_option("--dump-attention", dump_attention,
+                       "write the best hypothesis' source attention per sentence to this HDF5 file (synmt-attention-1)");
         app.add_option("--max-len-a", search.max_len_a)->capture_default_str();
         app.add_option("--max-len-b", search.max_len_b)->capture_default_str();
         app.add_option("--batch-size", batch_size)->capture_default_str();
@@ -92,6 +95,9 @@ int main(int argc, char** argv) {
         std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return sources[a].size() < sources[b].size(); });
         std::vector<std::string> hyps(sources.size());
         std::vector<std::vector<synmt::Hypothesis>> nbest(nbest_output.empty() ? 0 : sources.size());
+        std::vector<torch::Tensor> attention(dump_attention.empty() ? 0 : sources.size());
+        search.collect_attention = !dump_attention.empty();
+        if (search.collect_attention) greedy = false;  // beam 1 is greedy and collects the attention
         synmt::Progress progress("translate", sources.size(), 30.0);
         for (std::size_t s = 0; s < order.size(); s += static_cast<std::size_t>(batch_size)) {
           std::vector<std::vector<int32_t>> chunk;
@@ -108,6 +114,10 @@ int main(int argc, char** argv) {
             std::string sub = tgt_vocab.decode(results[i - s].front().tokens);
             hyps[order[i]] = raw ? sub : remove_bpe(sub);
             if (!nbest.empty()) nbest[order[i]] = results[i - s];
+            if (!attention.empty()) {  // drop the batch's padding columns
+              const auto src_len = std::max<int64_t>(1, static_cast<int64_t>(sources[order[i]].size()));
+              attention[order[i]] = results[i - s].front().attention.narrow(1, 0, src_len).contiguous();
+            }
           }
           progress.advance(e - s);
         }
@@ -116,6 +126,29 @@ int main(int argc, char** argv) {
           synmt::AtomicFile tok(output_tok);
           for (const auto& h : hyps) tok.write_line(h);
           tok.commit();
+        }
+        if (!dump_attention.empty()) {
+          std::vector<float> values;
+          std::vector<int64_t> offsets{0};
+          std::vector<int32_t> rows, cols;
+          for (const auto& a : attention) {
+            const float* p = a.data_ptr<float>();
+            values.insert(values.end(), p, p + a.numel());
+            offsets.push_back(static_cast<int64_t>(values.size()));
+            rows.push_back(static_cast<int32_t>(a.size(0)));
+            cols.push_back(static_cast<int32_t>(a.size(1)));
+          }
+          synmt::AtomicPath out(dump_attention);
+          {
+            synmt::H5File f(out.temp_path(), synmt::H5File::Mode::Create);
+            f.write("attention", values);
+            f.write("offsets", offsets);
+            f.write("rows", rows);
+            f.write("cols", cols);
+            f.set_attribute("format", "synmt-attention-1");
+            f.set_attribute("description", "per sentence a rows x cols row-major matrix: output step (</s> included) x source sub-word");
+          }
+          out.commit();
         }
         if (!nbest_output.empty()) {
           synmt::AtomicFile nb(nbest_output);

@@ -1,5 +1,7 @@
 #include "trainer/train/trainer.h"
 
+#include <ATen/CPUGeneratorImpl.h>
+
 #include <torch/nn/utils/clip_grad.h>
 #include <torch/optim/adam.h>
 #include <torch/optim/sgd.h>
@@ -8,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
@@ -52,6 +55,7 @@ TrainOptions TrainOptions::from_json(const nlohmann::json& j) {
       .optional("keep_best", o.keep_best)
       .optional("valid_bleu", o.valid_bleu)
       .optional("average_last", o.average_last)
+      .optional("valid_interval", o.valid_interval)
       .optional("max_skipped_updates", o.max_skipped_updates)
       .optional("max_len", o.max_len)
       .optional("log_interval", o.log_interval)
@@ -79,7 +83,7 @@ nlohmann::json TrainOptions::to_json() const {
           {"adam_beta1", adam_beta1}, {"adam_beta2", adam_beta2}, {"adam_eps", adam_eps},
           {"weight_decay", weight_decay}, {"clip_norm", clip_norm}, {"label_smoothing", label_smoothing},
           {"halve_lr_on_plateau", halve_lr_on_plateau}, {"max_halvings", max_halvings}, {"patience", patience},
-          {"keep_best", keep_best}, {"valid_bleu", valid_bleu}, {"average_last", average_last},
+          {"keep_best", keep_best}, {"valid_bleu", valid_bleu}, {"average_last", average_last}, {"valid_interval", valid_interval},
           {"max_skipped_updates", max_skipped_updates}, {"max_len", max_len}, {"log_interval", log_interval},
           {"max_steps", max_steps}, {"checkpoint_interval", checkpoint_interval}, {"threads", threads}, {"seed", seed}};
 }
@@ -158,7 +162,10 @@ void set_lr(torch::optim::Optimizer& optimizer, double lr) {
   for (auto& group : optimizer.param_groups()) group.options().set_lr(lr);
 }
 
-std::string snapshot_path(const std::string& out_dir, int epoch) { return out_dir + "/snapshot." + std::to_string(epoch) + ".pt"; }
+// snapshot.<k>.pt: the parameters at the k-th validation (epoch ends, or every valid_interval updates)
+std::string snapshot_path(const std::string& out_dir, int validation) {
+  return out_dir + "/snapshot." + std::to_string(validation) + ".pt";
+}
 }  // namespace
 
 TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const TrainOptions& o,
@@ -198,16 +205,28 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
     comm.barrier();
   }
   if (resume && std::filesystem::exists(state_path)) {
-    cur = load_training_state(state_path, model, *optimizer, config_json);
+    cur = load_training_state(state_path, model, *optimizer, config_json, comm.rank(), comm.size());
     if (comm.is_root())
       log_info("resuming at epoch " + std::to_string(cur.epoch) + ", batch " + std::to_string(cur.batch_in_epoch) +
                ", update " + std::to_string(cur.steps));
   } else if (resume && comm.is_root()) {
     log_info("--resume: no " + state_path + " yet, starting from scratch");
   }
-  auto save_state = [&]() {
-    if (comm.is_root()) save_training_state(state_path, model, *optimizer, cur, config_json);
+  // Every rank's RNG state goes into the training state (a collective: all ranks call it at the
+  // same points), so that each rank resumes its own dropout stream.
+  auto gather_rng_states = [&]() {
+    auto own = at::detail::getDefaultCPUGenerator().get_state();
+    auto all = torch::zeros({comm.size(), own.numel()}, torch::kFloat32);
+    all[comm.rank()].copy_(own.to(torch::kFloat32));  // bytes are exact in float32
+    std::vector<torch::Tensor> bucket{all};
+    comm.allreduce_sum(bucket);
+    return bucket[0].to(torch::kUInt8);
   };
+  auto save_state_of = [&](const TrainingCursor& c) {
+    auto rngs = gather_rng_states();
+    if (comm.is_root()) save_training_state(state_path, model, *optimizer, c, config_json, rngs);
+  };
+  auto save_state = [&]() { save_state_of(cur); };
   std::ofstream metrics;
   if (comm.is_root()) metrics.open(out_dir + "/metrics.jsonl", std::ios::app);
   TrainResult result;
@@ -218,6 +237,55 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
   double window_loss = 0, window_nll = 0;
   int64_t window_tokens = 0;
   double lr_now = cur.lr;
+  // Validation (at epoch ends, and every valid_interval updates when set: LGP checks twice an
+  // epoch): perplexity, optionally greedy BLEU, keep-best, plateau halving, patience, snapshots for
+  // averaging. Every rank computes it on the same parameters, so every rank decides the same.
+  // Returns true when training should stop.
+  auto validate = [&]() {
+    bool finished = false;
+    cur.last_validation_step = cur.steps;
+    ++cur.validations;
+    auto [valid_nll, valid_tokens] = evaluate_nll(model, valid, o.batch_size, 1 << 20);
+    const double ppl = std::exp(valid_nll);
+    const double bleu = o.valid_bleu ? evaluate_greedy_bleu(model, valid, *tgt_vocab, 64) : 0.0;
+    const double value = o.keep_best == "bleu" ? -bleu : ppl;
+    if (comm.is_root()) {
+      nlohmann::json m = {{"type", "valid"}, {"step", cur.steps}, {"epoch", cur.epoch}, {"valid_ppl", ppl},
+                          {"valid_tokens", valid_tokens}, {"lr", lr_now}, {"elapsed_s", elapsed()}};
+      if (o.valid_bleu) m["valid_bleu"] = bleu;
+      metrics << m.dump() << "\n" << std::flush;
+      log_info("epoch " + std::to_string(cur.epoch) + ", update " + std::to_string(cur.steps) + ": valid ppl " +
+               std::to_string(ppl) + (o.valid_bleu ? ", valid BLEU " + std::to_string(bleu) : std::string()) + ", lr " +
+               std::to_string(lr_now) + ", " + std::to_string(static_cast<int>(elapsed())) + " s");
+    }
+    if (value < cur.best) {
+      cur.best = value;
+      cur.best_ppl = ppl;
+      cur.best_bleu = bleu;
+      cur.best_epoch = cur.epoch;
+      cur.bad_validations = 0;
+      if (comm.is_root()) save_checkpoint(out_dir + "/best.pt", model, config);
+    } else {
+      ++cur.bad_validations;
+      if (o.patience > 0 && cur.bad_validations >= o.patience) {
+        if (comm.is_root()) log_info("training: early stop, " + std::to_string(o.patience) + " validations without improvement");
+        finished = true;
+      }
+      if (o.halve_lr_on_plateau) {
+        if (++cur.halvings > o.max_halvings) {
+          if (comm.is_root()) log_info("training: stopping after " + std::to_string(o.max_halvings) + " learning-rate halvings");
+          finished = true;
+        }
+        cur.lr /= 2;
+      }
+    }
+    if (o.average_last > 0 && comm.is_root()) {
+      save_checkpoint(snapshot_path(out_dir, cur.validations), model, config);
+      std::filesystem::remove(snapshot_path(out_dir, cur.validations - o.average_last));
+    }
+    model.train();
+    return finished;
+  };
   bool stop = false;
   for (; cur.epoch <= o.max_epochs && !stop; ++cur.epoch, cur.batch_in_epoch = 0) {
     model.train();
@@ -284,6 +352,10 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
       progress.advance(static_cast<std::size_t>(consumed));
       if (cur.steps % o.log_interval == 0 && comm.is_root()) {
         double secs = seconds_since(window_start);
+        char detail[160];
+        std::snprintf(detail, sizeof detail, "loss %.3f lr %.2e %.0f tgt tok/s", window_loss / window_tokens, lr_now,
+                      window_tokens / secs);
+        progress.set_detail(detail);
         nlohmann::json m = {{"type", "train"}, {"step", cur.steps}, {"epoch", cur.epoch},
                             {"loss", window_loss / window_tokens}, {"ppl", std::exp(window_nll / window_tokens)},
                             {"lr", lr_now}, {"grad_norm", grad_norm}, {"tgt_tokens_per_s", window_tokens / secs},
@@ -303,6 +375,10 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
         if (comm.is_root()) log_info("signal " + std::to_string(sig) + ": training state saved to " + state_path);
         throw TrainingInterrupted(sig);
       }
+      if (o.valid_interval > 0 && cur.steps % o.valid_interval == 0 && validate()) {
+        stop = true;
+        break;
+      }
       if (o.checkpoint_interval > 0 && cur.steps % o.checkpoint_interval == 0) save_state();
       bool budget = (o.max_minutes > 0 && elapsed() > o.max_minutes * 60) || (o.max_steps > 0 && cur.steps >= o.max_steps);
       if (comm.allreduce_sum(budget ? 1.0 : 0.0) > 0) {
@@ -313,61 +389,23 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
     }
     progress.finish();
     result.epochs = cur.epoch;
-    // validation: every rank computes it (same parameters), so every rank takes the same decisions
-    auto [valid_nll, valid_tokens] = evaluate_nll(model, valid, o.batch_size, 1 << 20);
-    const double ppl = std::exp(valid_nll);
-    const double bleu = o.valid_bleu ? evaluate_greedy_bleu(model, valid, *tgt_vocab, 64) : 0.0;
-    const double value = o.keep_best == "bleu" ? -bleu : ppl;
-    if (comm.is_root()) {
-      nlohmann::json m = {{"type", "valid"}, {"step", cur.steps}, {"epoch", cur.epoch}, {"valid_ppl", ppl},
-                          {"valid_tokens", valid_tokens}, {"lr", lr_now}, {"elapsed_s", elapsed()}};
-      if (o.valid_bleu) m["valid_bleu"] = bleu;
-      metrics << m.dump() << "\n" << std::flush;
-      log_info("epoch " + std::to_string(cur.epoch) + ": valid ppl " + std::to_string(ppl) +
-               (o.valid_bleu ? ", valid BLEU " + std::to_string(bleu) : std::string()) + ", lr " + std::to_string(lr_now) +
-               ", " + std::to_string(static_cast<int>(elapsed())) + " s");
-    }
-    if (value < cur.best) {
-      cur.best = value;
-      cur.best_ppl = ppl;
-      cur.best_bleu = bleu;
-      cur.best_epoch = cur.epoch;
-      cur.bad_validations = 0;
-      if (comm.is_root()) save_checkpoint(out_dir + "/best.pt", model, config);
-    } else {
-      ++cur.bad_validations;
-      if (o.patience > 0 && cur.bad_validations >= o.patience) {
-        if (comm.is_root()) log_info("training: early stop, " + std::to_string(o.patience) + " validations without improvement");
-        stop = true;
-      }
-      if (o.halve_lr_on_plateau) {
-        if (++cur.halvings > o.max_halvings) {
-          if (comm.is_root()) log_info("training: stopping after " + std::to_string(o.max_halvings) + " learning-rate halvings");
-          stop = true;
-        }
-        cur.lr /= 2;
-      }
-    }
-    if (o.average_last > 0 && comm.is_root()) {
-      save_checkpoint(snapshot_path(out_dir, cur.epoch), model, config);
-      std::filesystem::remove(snapshot_path(out_dir, cur.epoch - o.average_last));
-    }
+    if (cur.last_validation_step != cur.steps && validate()) stop = true;
     model.train();
     if (!stop) {  // the next epoch starts from here after a resume
       TrainingCursor next = cur;
       ++next.epoch;
       next.batch_in_epoch = 0;
-      if (comm.is_root()) save_training_state(state_path, model, *optimizer, next, config_json);
+      save_state_of(next);
     }
   }
   if (comm.is_root()) {
     save_checkpoint(out_dir + "/last.pt", model, config);
     if (o.average_last > 0) {
       std::vector<std::string> snapshots;
-      for (int e = std::max(1, result.epochs - o.average_last + 1); e <= result.epochs; ++e)
-        if (std::filesystem::exists(snapshot_path(out_dir, e))) snapshots.push_back(snapshot_path(out_dir, e));
-      average_checkpoints(snapshots, out_dir + "/averaged.pt");
-      log_info("averaged.pt: mean of " + std::to_string(snapshots.size()) + " epoch-end snapshots");
+      for (int v = std::max(1, cur.validations - o.average_last + 1); v <= cur.validations; ++v)
+        if (std::filesystem::exists(snapshot_path(out_dir, v))) snapshots.push_back(snapshot_path(out_dir, v));
+      if (!snapshots.empty()) average_checkpoints(snapshots, out_dir + "/averaged.pt");
+      log_info("averaged.pt: mean of the last " + std::to_string(snapshots.size()) + " validation-time snapshots");
     }
   }
   result.steps = cur.steps;

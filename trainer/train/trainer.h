@@ -36,7 +36,8 @@ struct TrainOptions {
   int patience = 0;            // >0: stop after this many validations without improvement
   std::string keep_best = "ppl";  // ppl | bleu: the validation metric for best.pt, plateaus, patience
   bool valid_bleu = false;     // greedy-decode the validation set each epoch (on when keep_best = bleu)
-  int average_last = 0;        // >0: also write averaged.pt, the mean of the last N epoch-end parameters
+  int average_last = 0;        // >0: also write averaged.pt, the mean of the parameters at the last N validations
+  int valid_interval = 0;      // >0: also validate every this many updates (LGP: half an epoch)
   int max_skipped_updates = 10;  // updates with a non-finite loss/gradient are skipped; more than this stops the run
   int max_len = 100;
   int log_interval = 50;       // steps

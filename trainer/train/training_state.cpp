@@ -9,18 +9,19 @@
 namespace synmt {
 
 void save_training_state(const std::string& path, Seq2SeqModel& model, torch::optim::Optimizer& optimizer,
-                         const TrainingCursor& c, const std::string& config_json) {
+                         const TrainingCursor& c, const std::string& config_json, const torch::Tensor& rank_rng_states) {
   torch::serialize::OutputArchive archive, model_part, optim_part;
   model.save(model_part);
   optimizer.save(optim_part);
   archive.write("model", model_part);
   archive.write("optimizer", optim_part);
-  archive.write("rng", at::detail::getDefaultCPUGenerator().get_state());
+  archive.write("rng", rank_rng_states);
   archive.write("format", c10::IValue(std::string(kTrainingStateFormat)));
   archive.write("config", c10::IValue(config_json));
   archive.write("ints", torch::tensor({static_cast<int64_t>(c.epoch), c.batch_in_epoch, c.steps,
                                        static_cast<int64_t>(c.halvings), static_cast<int64_t>(c.best_epoch), c.total_tokens,
-                                       static_cast<int64_t>(c.bad_validations), c.skipped_updates},
+                                       static_cast<int64_t>(c.bad_validations), c.skipped_updates,
+                                       static_cast<int64_t>(c.validations), c.last_validation_step},
                                       torch::kInt64));
   archive.write("reals", torch::tensor({c.lr, c.best, c.elapsed_seconds, c.best_ppl, c.best_bleu}, torch::kFloat64));
   AtomicPath out(path);
@@ -41,7 +42,7 @@ bool training_state_matches(const std::string& path, const std::string& config_j
 }
 
 TrainingCursor load_training_state(const std::string& path, Seq2SeqModel& model, torch::optim::Optimizer& optimizer,
-                                   const std::string& config_json) {
+                                   const std::string& config_json, int rank, int ranks) {
   torch::serialize::InputArchive archive, model_part, optim_part;
   try {
     archive.load_from(path);
@@ -61,8 +62,11 @@ TrainingCursor load_training_state(const std::string& path, Seq2SeqModel& model,
   archive.read("rng", rng);
   archive.read("ints", ints);
   archive.read("reals", reals);
+  if (rng.dim() != 2 || rng.size(0) != ranks)
+    throw InputError(path, 0, "this training state was saved by " + std::to_string(rng.dim() == 2 ? rng.size(0) : 1) +
+                                  " rank(s); resume it with the same number of ranks (" + std::to_string(ranks) + " now)");
   at::Generator generator = at::detail::getDefaultCPUGenerator();  // a handle on the same generator
-  generator.set_state(rng);
+  generator.set_state(rng[rank].contiguous());
   TrainingCursor c;
   auto i = ints.accessor<int64_t, 1>();
   auto r = reals.accessor<double, 1>();
@@ -74,6 +78,8 @@ TrainingCursor load_training_state(const std::string& path, Seq2SeqModel& model,
   c.total_tokens = i[5];
   c.bad_validations = static_cast<int>(i[6]);
   c.skipped_updates = i[7];
+  c.validations = static_cast<int>(i[8]);
+  c.last_validation_step = i[9];
   c.lr = r[0];
   c.best = r[1];
   c.elapsed_seconds = r[2];

@@ -25,14 +25,19 @@ struct TrainingCursor {
   int bad_validations = 0;      // in a row, for early stopping
   int64_t total_tokens = 0;
   int64_t skipped_updates = 0;  // non-finite loss or gradient
+  int validations = 0;          // validations done (snapshot numbering)
+  int64_t last_validation_step = -1;
 };
 
+// rank_rng_states: (ranks, state bytes) uint8, every rank's CPU generator state (gathered by the
+// caller), so that a multi-rank run resumes with each rank's own dropout stream.
 void save_training_state(const std::string& path, Seq2SeqModel& model, torch::optim::Optimizer& optimizer,
-                         const TrainingCursor& cursor, const std::string& config_json);
+                         const TrainingCursor& cursor, const std::string& config_json, const torch::Tensor& rank_rng_states);
 // True when `path` holds a training state of this format and this resolved config.
 bool training_state_matches(const std::string& path, const std::string& config_json);
-// Restores parameters, optimiser and RNG in place; refuses another format or another config.
+// Restores parameters, optimiser and this rank's RNG in place; refuses another format, another
+// config, or a state saved by another number of ranks.
 TrainingCursor load_training_state(const std::string& path, Seq2SeqModel& model, torch::optim::Optimizer& optimizer,
-                                   const std::string& config_json);
+                                   const std::string& config_json, int rank, int ranks);
 
 }  // namespace synmt

@@ -95,6 +95,7 @@ torch::Tensor RnnAttentionModel::decoder_step(DecodeState& state, const torch::T
   auto scores = torch::bmm(memory, attn_score(x).unsqueeze(2)).squeeze(2);  // h_t^T W_a s_i
   scores = scores.masked_fill(state["mask"].logical_not(), -std::numeric_limits<float>::infinity());
   auto alpha = torch::softmax(scores, -1);
+  state["attention"] = alpha;
   auto context = torch::bmm(alpha.unsqueeze(1), memory).squeeze(1);
   auto u = dropout(torch::tanh(attn_combine(torch::cat({x, context}, -1))));
   state["feed"] = u;

@@ -151,7 +151,10 @@ torch::Tensor TransformerModel::step(DecodeState& state, const torch::Tensor& pr
   for (std::size_t l = 0; l < decoder_layers.size(); ++l) {
     const std::string n = std::to_string(l);
     DecoderLayerCache cache{state["self_k" + n], state["self_v" + n], state["cross_k" + n], state["cross_v" + n]};
-    x = decoder_layers[l]->forward(x, cache, torch::Tensor(), state["src_allowed"]);
+    torch::Tensor cross;  // the last layer's source attention, averaged over heads, is the one dumped
+    const bool last = l + 1 == decoder_layers.size();
+    x = decoder_layers[l]->forward(x, cache, torch::Tensor(), state["src_allowed"], last ? &cross : nullptr);
+    if (last) state["attention"] = cross.mean(1).squeeze(1);
     state["self_k" + n] = cache.self_keys;
     state["self_v" + n] = cache.self_values;
   }
