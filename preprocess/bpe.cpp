@@ -526,4 +526,18 @@ std::string BpeCodes::apply_line(const std::string& line) const {
   return out;
 }
 
+std::string remove_bpe(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s.compare(i, 3, "@@ ") == 0) {
+      i += 2;
+      continue;
+    }
+    out.push_back(s[i]);
+  }
+  if (out.size() >= 2 && out.compare(out.size() - 2, 2, "@@") == 0) out.resize(out.size() - 2);
+  return out;
+}
+
 }  // namespace synmt

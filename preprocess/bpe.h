@@ -75,4 +75,7 @@ class BpeCodes {
   BpeApplyOptions options_;
 };
 
+// Undoes BPE segmentation: "@@ " joins removed (and a trailing "@@"), as `sed -r 's/(@@ )|(@@ ?$)//g'`.
+std::string remove_bpe(const std::string& segmented);
+
 }  // namespace synmt

@@ -81,3 +81,10 @@ TEST(Bpe, DropoutProperties) {
   EXPECT_TRUE(seen.count("abc"));
   EXPECT_TRUE(seen.count("a@@ b@@ c"));
 }
+
+TEST(Bpe, RemoveBpeUndoesSegmentation) {
+  EXPECT_EQ(synmt::remove_bpe("the black@@ bird@@ s sing@@ s"), "the blackbirds sings");
+  EXPECT_EQ(synmt::remove_bpe("a@@"), "a");
+  EXPECT_EQ(synmt::remove_bpe("e-@@ mail"), "e-mail");
+  EXPECT_EQ(synmt::remove_bpe(""), "");
+}

@@ -8,6 +8,7 @@
 #include "core/line_reader.h"
 #include "core/log.h"
 #include "core/tool_main.h"
+#include "preprocess/bpe.h"
 #include "preprocess/tokenizer.h"
 #include "preprocess/vocab.h"
 #include "trainer/decode/beam_search.h"
@@ -15,20 +16,6 @@
 #include "trainer/runtime.h"
 #include "trainer/train/checkpoint.h"
 
-namespace {
-std::string remove_bpe(const std::string& s) {
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s.compare(i, 3, "@@ ") == 0) {
-      i += 2;
-      continue;
-    }
-    out.push_back(s[i]);
-  }
-  if (out.size() >= 2 && out.compare(out.size() - 2, 2, "@@") == 0) out.resize(out.size() - 2);
-  return out;
-}
-}  // namespace
 
 int main(int argc, char** argv) {
   std::vector<std::string> checkpoints;
@@ -112,7 +99,7 @@ int main(int argc, char** argv) {
           }
           for (std::size_t i = s; i < e; ++i) {
             std::string sub = tgt_vocab.decode(results[i - s].front().tokens);
-            hyps[order[i]] = raw ? sub : remove_bpe(sub);
+            hyps[order[i]] = raw ? sub : synmt::remove_bpe(sub);
             if (!nbest.empty()) nbest[order[i]] = results[i - s];
             if (!attention.empty()) {  // drop the batch's padding columns
               const auto src_len = std::max<int64_t>(1, static_cast<int64_t>(sources[order[i]].size()));
@@ -155,7 +142,7 @@ int main(int argc, char** argv) {
           for (std::size_t i = 0; i < nbest.size(); ++i)
             for (const auto& h : nbest[i]) {
               std::string sub = tgt_vocab.decode(h.tokens);
-              nb.write_line(std::to_string(i) + " ||| " + (raw ? sub : remove_bpe(sub)) + " ||| " + std::to_string(h.score) +
+              nb.write_line(std::to_string(i) + " ||| " + (raw ? sub : synmt::remove_bpe(sub)) + " ||| " + std::to_string(h.score) +
                             " ||| " + std::to_string(h.log_prob));
             }
           nb.commit();

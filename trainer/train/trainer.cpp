@@ -18,6 +18,7 @@
 #include "core/config.h"
 #include "core/log.h"
 #include "eval/bleu.h"
+#include "preprocess/bpe.h"
 #include "trainer/data/batches.h"
 #include "trainer/decode/beam_search.h"
 #include "trainer/train/checkpoint.h"
@@ -107,19 +108,6 @@ std::pair<double, int64_t> evaluate_nll(Seq2SeqModel& model, const ParallelData&
   return {tokens ? nll / tokens : 0.0, tokens};
 }
 
-namespace {
-std::string join_subwords(const std::string& s) {
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s.compare(i, 3, "@@ ") == 0) {
-      i += 2;
-      continue;
-    }
-    out.push_back(s[i]);
-  }
-  return out;
-}
-}  // namespace
 
 double evaluate_greedy_bleu(Seq2SeqModel& model, const ParallelData& data, const Vocab& tgt_vocab, int batch_size) {
   torch::NoGradGuard no_grad;
@@ -131,10 +119,10 @@ double evaluate_greedy_bleu(Seq2SeqModel& model, const ParallelData& data, const
     std::vector<std::vector<int32_t>> chunk;
     for (std::size_t i = s; i < std::min(data.size(), s + static_cast<std::size_t>(batch_size)); ++i) {
       chunk.emplace_back(data.src_tokens.begin() + data.src_offsets[i], data.src_tokens.begin() + data.src_offsets[i + 1]);
-      refs.push_back(join_subwords(tgt_vocab.decode(std::vector<int32_t>(data.tgt_tokens.begin() + data.tgt_offsets[i],
+      refs.push_back(remove_bpe(tgt_vocab.decode(std::vector<int32_t>(data.tgt_tokens.begin() + data.tgt_offsets[i],
                                                                            data.tgt_tokens.begin() + data.tgt_offsets[i + 1]))));
     }
-    for (const auto& h : greedy_search(model, make_source_batch(chunk), greedy)) hyps.push_back(join_subwords(tgt_vocab.decode(h)));
+    for (const auto& h : greedy_search(model, make_source_batch(chunk), greedy)) hyps.push_back(remove_bpe(tgt_vocab.decode(h)));
   }
   eval::BleuOptions bo;
   bo.tokenize = "none";
