@@ -136,6 +136,7 @@ ParserTrainOptions ParserTrainOptions::from_json(const nlohmann::json& j) {
       .optional("min_word_frequency", o.min_word_frequency)
       .optional("min_ngram_frequency", o.min_ngram_frequency)
       .optional("max_sentences", o.max_sentences)
+      .optional("init_model", o.init_model)
       .optional("seed", o.seed)
       .optional("threads", o.threads);
   f.finish();
@@ -146,7 +147,7 @@ nlohmann::json ParserTrainOptions::to_json() const {
   return {{"max_epochs", max_epochs}, {"max_minutes", max_minutes}, {"lr", lr}, {"adam_beta1", adam_beta1},
           {"adam_beta2", adam_beta2}, {"clip_norm", clip_norm}, {"batch_words", batch_words}, {"patience", patience},
           {"min_word_frequency", min_word_frequency}, {"min_ngram_frequency", min_ngram_frequency},
-          {"max_sentences", max_sentences}, {"seed", seed}, {"threads", threads}};
+          {"max_sentences", max_sentences}, {"init_model", init_model}, {"seed", seed}, {"threads", threads}};
 }
 
 BuiltinParser::BuiltinParser(BiaffineParser model, ParserVocab vocab) : model_(std::move(model)), vocab_(std::move(vocab)) {}
@@ -346,15 +347,23 @@ nlohmann::json train_parser(const ParserTrainOptions& o, const ParserOptions& mo
     upos.insert(s.upos.begin(), s.upos.end());
     labels.insert(s.labels.begin(), s.labels.end());
   }
-  auto vocab = ParserVocab::build(forms, {upos.begin(), upos.end()}, {labels.begin(), labels.end()}, o.min_word_frequency,
-                                  o.min_ngram_frequency);
-  ParserOptions mo = model_options;
-  mo.words = vocab.words();
-  mo.ngrams = vocab.ngrams();
-  mo.upos = static_cast<int64_t>(vocab.upos().size());
-  mo.labels = static_cast<int64_t>(vocab.labels().size());
   torch::manual_seed(o.seed);
-  BuiltinParser parser(BiaffineParser(mo), vocab);
+  // init_model: continue from a trained parser (its vocabularies and options), e.g. to extend a
+  // run whose wall-clock budget ended while the dev score was still rising
+  auto make_parser = [&]() {
+    if (!o.init_model.empty()) return BuiltinParser::load(o.init_model);
+    auto vocab = ParserVocab::build(forms, {upos.begin(), upos.end()}, {labels.begin(), labels.end()}, o.min_word_frequency,
+                                    o.min_ngram_frequency);
+    ParserOptions mo = model_options;
+    mo.words = vocab.words();
+    mo.ngrams = vocab.ngrams();
+    mo.upos = static_cast<int64_t>(vocab.upos().size());
+    mo.labels = static_cast<int64_t>(vocab.labels().size());
+    return BuiltinParser(BiaffineParser(mo), vocab);
+  };
+  BuiltinParser parser = make_parser();
+  const auto& vocab = parser.vocab();
+  const ParserOptions mo = parser.model()->options();
   auto& model = parser.model();
   int64_t params = 0;
   for (const auto& p : model->parameters()) params += p.numel();

@@ -42,6 +42,7 @@ struct ParserTrainOptions {
   int patience = 5;         // epochs without dev LAS improvement
   int min_word_frequency = 2, min_ngram_frequency = 2;
   int max_sentences = 0;    // >0: train on the first K sentences (LGP-NMT+ pre-training)
+  std::string init_model;   // continue from this parser.pt (its vocabularies and model options)
   uint64_t seed = 1;
   int threads = 0;
 
