@@ -192,6 +192,8 @@ for _name, _spec in PARSERS.items():
         raise ValueError(f"parsers.{_name}: the builtin backend needs 'train' and 'dev' treebanks")
     if _spec["backend"] == "corenlp" and "url" not in _spec:
         raise ValueError(f"parsers.{_name}: the corenlp backend needs 'url'")
+    if _spec["backend"] == "conllu" and "conllu" not in _spec:
+        raise ValueError(f"parsers.{_name}: the conllu backend needs 'conllu' (split -> CoNLL-U file)")
 
 
 def treebank(spec):
@@ -224,4 +226,6 @@ def parse_backend_flags(w, input):
     spec = PARSERS[PAIRS[w.pair]["parse"][w.side]]
     if spec["backend"] == "builtin":
         return f"--backend builtin --model {input.model}"
+    if spec["backend"] == "conllu":
+        return f"--backend conllu --conllu {input.model}"
     return f"--backend corenlp --url {spec['url']} --model-tag {spec.get('model_tag', 'unversioned')}"

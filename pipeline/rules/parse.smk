@@ -40,9 +40,12 @@ rule parse_corpus:
     input:
         # the text that is segmented and binarised: cleaned for training, tokenised otherwise
         corpus=lambda w: f"{WORK}/{w.pair}/{'clean' if w.split == 'train' else 'tok'}/{w.split}.{w.side}",
+        # builtin: the trained parser; conllu: the imported parses of this split; corenlp: none
         model=lambda w: (
             [f"{RESULTS}/parsers/{PAIRS[w.pair]['parse'][w.side]}/parser.pt"]
             if PARSERS[PAIRS[w.pair]["parse"][w.side]]["backend"] == "builtin"
+            else [PARSERS[PAIRS[w.pair]["parse"][w.side]]["conllu"][w.split]]
+            if PARSERS[PAIRS[w.pair]["parse"][w.side]]["backend"] == "conllu"
             else []
         ),
     output:
