@@ -11,24 +11,12 @@
 #include "trainer/models/registry.h"
 #include "trainer/train/checkpoint.h"
 #include "trainer/train/loss.h"
+#include "tests/trainer/tiny_models.h"
 
 namespace {
-nlohmann::json tiny_model() {
-  auto m = synmt::resolve_model_config({{"arch", "rnn_tiny"}});
-  m["options"]["src_vocab"] = 20;
-  m["options"]["tgt_vocab"] = 20;
-  return m;
-}
+using synmt::test::copy_task;
+nlohmann::json tiny_model() { return synmt::test::tiny_arch("rnn_tiny"); }
 
-synmt::ParallelData copy_task(int n) {
-  synmt::ParallelData d;
-  for (int i = 0; i < n; ++i) {
-    std::vector<int32_t> s;
-    for (int k = 0; k < 3 + i % 4; ++k) s.push_back(4 + (i * 7 + k * 3) % 16);
-    d.add(s, s);
-  }
-  return d;
-}
 }  // namespace
 
 TEST(Registry, ResolvesArchitecturesAndRejectsUnknownNamesAndKeys) {

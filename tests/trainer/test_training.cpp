@@ -16,24 +16,12 @@
 #include "trainer/train/checkpoint.h"
 #include "trainer/train/lr_schedule.h"
 #include "trainer/train/trainer.h"
+#include "tests/trainer/tiny_models.h"
 
 namespace {
-nlohmann::json tiny(const std::string& arch) {
-  auto m = synmt::resolve_model_config({{"arch", arch}});
-  m["options"]["src_vocab"] = 20;
-  m["options"]["tgt_vocab"] = 20;
-  return m;
-}
+nlohmann::json tiny(const std::string& arch) { return synmt::test::tiny_arch(arch); }
+synmt::ParallelData copy_task(int n) { return synmt::test::copy_task(n, 7); }
 
-synmt::ParallelData copy_task(int n) {
-  synmt::ParallelData d;
-  for (int i = 0; i < n; ++i) {
-    std::vector<int32_t> s;
-    for (int k = 0; k < 3 + i % 7; ++k) s.push_back(4 + (i * 7 + k * 3) % 16);
-    d.add(s, s);
-  }
-  return d;
-}
 
 std::string fresh_dir(const std::string& name) {
   std::string dir = std::string(SYNMT_TEST_TMP) + "/" + name;

@@ -10,24 +10,14 @@
 #include "trainer/models/transformer/transformer.h"
 #include "trainer/nn/transformer_layers.h"
 #include "trainer/train/loss.h"
+#include "tests/trainer/tiny_models.h"
 
 namespace {
+using synmt::test::copy_task;
 nlohmann::json tiny_transformer(bool pre_norm = false) {
-  auto m = synmt::resolve_model_config({{"arch", "transformer_tiny"}, {"options", {{"pre_norm", pre_norm}}}});
-  m["options"]["src_vocab"] = 20;
-  m["options"]["tgt_vocab"] = 20;
-  return m;
+  return synmt::test::tiny_arch("transformer_tiny", {{"pre_norm", pre_norm}});
 }
 
-synmt::ParallelData copy_task(int n) {
-  synmt::ParallelData d;
-  for (int i = 0; i < n; ++i) {
-    std::vector<int32_t> s;
-    for (int k = 0; k < 3 + i % 4; ++k) s.push_back(4 + (i * 7 + k * 3) % 16);
-    d.add(s, s);
-  }
-  return d;
-}
 }  // namespace
 
 TEST(Transformer, SinusoidalPositionsMatchTheClosedForm) {
