@@ -16,6 +16,15 @@ void ensure_parent(const std::string& path) {
   if (!parent.empty()) std::filesystem::create_directories(parent);
 }
 
+// Devices and pipes (/dev/null, /dev/stdout, a FIFO) are written in place: renaming a temporary
+// file over them would replace the device with a regular file.
+bool is_special_file(const std::string& path) {
+  std::error_code ec;
+  auto status = std::filesystem::status(path, ec);
+  return !ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status) &&
+         !std::filesystem::is_directory(status);
+}
+
 void rename_or_throw(const std::string& from, const std::string& to) {
   if (std::rename(from.c_str(), to.c_str()) != 0)
     throw std::runtime_error("cannot rename " + from + " to " + to + ": " + std::strerror(errno));
@@ -28,8 +37,9 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
     file_ = stdout;
     return;
   }
-  ensure_parent(path_);
-  temp_ = temp_name(path_);
+  direct_ = is_special_file(path_);
+  if (!direct_) ensure_parent(path_);
+  temp_ = direct_ ? path_ : temp_name(path_);
   file_ = std::fopen(temp_.c_str(), "wb");
   if (file_ == nullptr) throw std::runtime_error("cannot create " + temp_ + ": " + std::strerror(errno));
   std::setvbuf(file_, nullptr, _IOFBF, 1 << 16);  // a buffer per file: outputs are often written in pairs
@@ -38,7 +48,7 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
 AtomicFile::~AtomicFile() {
   if (!stdout_ && file_ != nullptr) {
     std::fclose(file_);
-    std::remove(temp_.c_str());
+    if (!direct_) std::remove(temp_.c_str());
   }
 }
 
@@ -57,20 +67,21 @@ void AtomicFile::commit() {
     throw std::runtime_error("cannot close " + temp_);
   }
   file_ = nullptr;
-  rename_or_throw(temp_, path_);
+  if (!direct_) rename_or_throw(temp_, path_);
 }
 
 AtomicPath::AtomicPath(std::string path) : path_(std::move(path)) {
-  ensure_parent(path_);
-  temp_ = temp_name(path_);
+  direct_ = is_special_file(path_);
+  if (!direct_) ensure_parent(path_);
+  temp_ = direct_ ? path_ : temp_name(path_);
 }
 
 AtomicPath::~AtomicPath() {
-  if (!committed_) std::remove(temp_.c_str());
+  if (!committed_ && !direct_) std::remove(temp_.c_str());
 }
 
 void AtomicPath::commit() {
-  rename_or_throw(temp_, path_);
+  if (!direct_) rename_or_throw(temp_, path_);
   committed_ = true;
 }
 

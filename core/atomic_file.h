@@ -24,6 +24,7 @@ class AtomicFile {
   std::string path_, temp_;
   std::FILE* file_ = nullptr;
   bool stdout_ = false;
+  bool direct_ = false;  // a device or pipe: written in place
 };
 
 // For outputs written by a library (HDF5, torch::save): write to temp_path(), then rename.
@@ -37,6 +38,7 @@ class AtomicPath {
  private:
   std::string path_, temp_;
   bool committed_ = false;
+  bool direct_ = false;
 };
 
 // Whole-file helper for small outputs (JSON reports).

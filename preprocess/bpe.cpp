@@ -1,6 +1,8 @@
 #include "preprocess/bpe.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cstring>
 #include <queue>
 #include <random>
 #include <unordered_set>
@@ -294,7 +296,40 @@ std::vector<std::pair<std::string, std::string>> learn_bpe(const WordCounts& cou
 }
 
 // ---- apply ---------------------------------------------------------------------------------------
-BpeCodes::BpeCodes(const std::string& path, BpeApplyOptions options) : options_(std::move(options)) {
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "apply_line_to's word scanning reads 8-byte chunks as little-endian"
+#endif
+
+namespace {
+// A code point's UTF-8 bytes (at most 4) with its length, and whether "</w>" follows it: the key of a
+// single-character unit. Never one of FlatCountMap's two reserved values.
+uint64_t char_key(std::string_view cp, bool final) {
+  uint64_t k = 0;
+  std::memcpy(&k, cp.data(), cp.size());
+  return k | (uint64_t(cp.size()) << 32) | (uint64_t(final) << 36);
+}
+
+std::atomic<uint64_t> next_codes_instance{1};
+}  // namespace
+
+int32_t BpeCodes::unit_id(const std::string& unit) {
+  auto [it, added] = unit_ids_.emplace(unit, static_cast<int32_t>(units_.size()));
+  if (!added) return it->second;
+  units_.push_back(unit);
+  // single code points (with or without "</w>") are found by char_key when words are split up
+  std::string_view body(unit);
+  const bool final = body.size() >= 4 && body.substr(body.size() - 4) == "</w>";
+  if (final) body.remove_suffix(4);
+  std::size_t pos = 0;
+  if (!body.empty() && utf8::is_valid(body)) {
+    utf8::next(body, pos);
+    if (pos == body.size()) char_ids_[char_key(body, final)] = it->second;
+  }
+  return it->second;
+}
+
+BpeCodes::BpeCodes(const std::string& path, BpeApplyOptions options)
+    : options_(std::move(options)), instance_(next_codes_instance++) {
   LineReaderOptions ro;
   ro.strip_cr = false;
   std::vector<std::string> lines = read_lines(path, ro);
@@ -321,10 +356,15 @@ BpeCodes::BpeCodes(const std::string& path, BpeApplyOptions options) : options_(
     if (sp == std::string::npos || sp == 0 || item.find(' ', sp + 1) != std::string::npos || sp + 1 == item.size())
       throw InputError(path, n + 1, "invalid BPE codes line (expected exactly two subword units separated by a space): '" +
                                         item + "'");
-    ranks_.emplace(item, rank);  // emplace keeps the first occurrence, as subword-nmt does
+    std::string left = item.substr(0, sp), right = item.substr(sp + 1);
+    const uint64_t key = pair_key(unit_id(left), unit_id(right));
+    // the first occurrence of a pair keeps its rank, as in subword-nmt's dict construction
+    if (!pairs_.find(key)) pairs_[key] = static_cast<int64_t>((uint64_t(rank) << 32) | uint32_t(unit_id(left + right)));
     // merged string -> pair; subword-nmt's dict ends up with the lowest-ranked pair per string
-    reverse_.emplace(item.substr(0, sp) + item.substr(sp + 1), std::make_pair(item.substr(0, sp), item.substr(sp + 1)));
+    std::string merged = left + right;
+    reverse_.emplace(std::move(merged), std::make_pair(std::move(left), std::move(right)));
   }
+  end_of_word_ = unit_id("</w>");  // version 0.1 codes append it as a unit of its own
   if (!options_.vocabulary.empty()) {
     LineReader vin(options_.vocabulary, ro);
     std::string vline;
@@ -422,41 +462,115 @@ std::vector<std::string> BpeCodes::check_vocab_and_split(const std::vector<std::
   return out;
 }
 
-std::vector<std::string> BpeCodes::segment_word(const std::string& orig) const {
-  if (glossary_full_ && std::regex_match(orig, *glossary_full_)) return {orig};
-  std::vector<std::string> word = code_points(orig);
-  if (word.size() == 1) return word;
+namespace {
+constexpr uint64_t kNoMerge = ~uint64_t(0);
+}  // namespace
+
+// apply_bpe.py's loop as written: every round looks up all adjacent pairs, and BPE-dropout draws
+// once per known pair in left-to-right order (the draws must happen in that order).
+void BpeCodes::merge_with_dropout(std::vector<int32_t>& ids) const {
   thread_local std::mt19937_64 rng(options_.seed);
   std::uniform_real_distribution<double> uniform(0.0, 1.0);
-  if (version_ == 1) word.push_back("</w>");
-  else word.back() += "</w>";
-  std::string probe;
-  while (word.size() > 1) {
-    int best_rank = -1;
+  while (ids.size() > 1) {
+    uint64_t best = kNoMerge;  // (rank << 32) | merged id
     std::size_t best_pos = 0;
-    for (std::size_t i = 0; i + 1 < word.size(); ++i) {
-      probe.assign(word[i]).append(" ").append(word[i + 1]);
-      auto it = ranks_.find(probe);
-      if (options_.dropout > 0 && it != ranks_.end() && !(uniform(rng) > options_.dropout)) continue;
-      if (it != ranks_.end() && (best_rank < 0 || it->second < best_rank)) {
-        best_rank = it->second;
+    for (std::size_t i = 0; i + 1 < ids.size(); ++i) {
+      const int64_t* merge = pairs_.find(pair_key(ids[i], ids[i + 1]));
+      if (!merge || !(uniform(rng) > options_.dropout)) continue;
+      if (static_cast<uint64_t>(*merge) < best) {  // ranks are unique: the lowest wins
+        best = static_cast<uint64_t>(*merge);
         best_pos = i;
       }
     }
-    if (best_rank < 0) break;
-    const std::string a = word[best_pos], b = word[best_pos + 1];
-    std::vector<std::string> merged;
-    merged.reserve(word.size());
-    for (std::size_t i = 0; i < word.size(); ++i) {
-      if (i + 1 < word.size() && word[i] == a && word[i + 1] == b) {
-        merged.push_back(a + b);
+    if (best == kNoMerge) break;
+    const int32_t a = ids[best_pos], b = ids[best_pos + 1], merged = static_cast<int32_t>(best & 0xffffffffu);
+    std::size_t out = 0;
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      if (i + 1 < ids.size() && ids[i] == a && ids[i + 1] == b) {
+        ids[out++] = merged;
         ++i;
       } else {
-        merged.push_back(word[i]);
+        ids[out++] = ids[i];
       }
     }
-    word = std::move(merged);
+    ids.resize(out);
   }
+}
+
+// The same merges without dropout, keeping each adjacent pair's (rank, merged id) between rounds:
+// only pairs touching a merge are looked up again (half the lookups on typical words).
+void BpeCodes::merge_greedily(std::vector<int32_t>& ids) const {
+  thread_local std::vector<uint64_t> pair_merge, next_merge;
+  thread_local std::vector<int32_t> next;
+  thread_local std::vector<std::size_t> source;  // old position of each new unit
+  thread_local std::vector<char> fresh;           // the unit was made by this round's merge
+  auto lookup = [this](int32_t left, int32_t right) {
+    const int64_t* merge = pairs_.find(pair_key(left, right));
+    return merge ? static_cast<uint64_t>(*merge) : kNoMerge;
+  };
+  pair_merge.resize(ids.size() - 1);
+  for (std::size_t i = 0; i + 1 < ids.size(); ++i) pair_merge[i] = lookup(ids[i], ids[i + 1]);
+  while (ids.size() > 1) {
+    std::size_t best_pos = 0;
+    for (std::size_t i = 1; i < pair_merge.size(); ++i)
+      if (pair_merge[i] < pair_merge[best_pos]) best_pos = i;
+    const uint64_t best = pair_merge[best_pos];
+    if (best == kNoMerge) break;
+    const int32_t a = ids[best_pos], b = ids[best_pos + 1], merged = static_cast<int32_t>(best & 0xffffffffu);
+    next.clear();
+    source.clear();
+    fresh.clear();
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      source.push_back(i);
+      if (i + 1 < ids.size() && ids[i] == a && ids[i + 1] == b) {
+        next.push_back(merged);
+        fresh.push_back(1);
+        ++i;
+      } else {
+        next.push_back(ids[i]);
+        fresh.push_back(0);
+      }
+    }
+    next_merge.resize(next.size() - 1);
+    for (std::size_t j = 0; j + 1 < next.size(); ++j)  // untouched neighbours were neighbours before
+      next_merge[j] = (fresh[j] || fresh[j + 1]) ? lookup(next[j], next[j + 1]) : pair_merge[source[j]];
+    ids.swap(next);
+    pair_merge.swap(next_merge);
+  }
+}
+
+// The merge loop of apply_bpe.py's encode() over interned unit ids: the best-ranked adjacent pair
+// is merged everywhere (left to right, non-overlapping) until no known pair is left. Integer pairs
+// in a flat table replace the "a b" strings hashed per probe in the first version (3x faster).
+std::vector<std::string> BpeCodes::segment_word(const std::string& orig) const {
+  if (glossary_full_ && std::regex_match(orig, *glossary_full_)) return {orig};
+  thread_local std::vector<int32_t> ids;
+  thread_local std::vector<std::string> unknown;  // units absent from the codes: ids past units_
+  ids.clear();
+  unknown.clear();
+  auto symbol = [&](std::string_view text, bool final) {
+    const int64_t* known = char_ids_.find(char_key(text, final));
+    if (known) return static_cast<int32_t>(*known);
+    unknown.emplace_back(text);
+    if (final) unknown.back() += "</w>";
+    return static_cast<int32_t>(units_.size() + unknown.size() - 1);
+  };
+  for (std::size_t i = 0; i < orig.size();) {
+    std::size_t start = i;
+    utf8::next(orig, i);
+    ids.push_back(symbol(std::string_view(orig).substr(start, i - start), version_ == 2 && i == orig.size()));
+  }
+  if (ids.size() == 1) return {orig};
+  if (version_ == 1) ids.push_back(end_of_word_);
+  if (options_.dropout > 0) {
+    merge_with_dropout(ids);
+  } else {
+    merge_greedily(ids);
+  }
+  std::vector<std::string> word;
+  word.reserve(ids.size());
+  for (int32_t id : ids)
+    word.push_back(static_cast<std::size_t>(id) < units_.size() ? units_[id] : unknown[id - units_.size()]);
   if (word.back() == "</w>") word.pop_back();
   else if (word.back().size() >= 4 && word.back().compare(word.back().size() - 4, 4, "</w>") == 0)
     word.back().resize(word.back().size() - 4);
@@ -464,31 +578,7 @@ std::vector<std::string> BpeCodes::segment_word(const std::string& orig) const {
   return word;
 }
 
-namespace {
-using SegmentCache = std::unordered_map<std::string, std::string>;
-}  // namespace
-
-const std::string& BpeCodes::segmented(std::string_view word) const {
-  if (options_.dropout > 0) {  // stochastic: never cached (subword-nmt does the same)
-    thread_local std::string fresh;
-    fresh.clear();
-    bool first = true;
-    for (const auto& segment : glossary_res_.empty() ? std::vector<std::string>{std::string(word)} : isolate_glossaries(std::string(word))) {
-      auto pieces = segment_word(segment);
-      for (std::size_t k = 0; k < pieces.size(); ++k) {
-        if (!first) fresh += options_.separator + " ";
-        first = false;
-        fresh += pieces[k];
-      }
-    }
-    return fresh;
-  }
-  // subword-nmt caches per word type too; here the cache holds the finished output form
-  thread_local std::unordered_map<const BpeCodes*, SegmentCache> caches;
-  thread_local std::string key;  // reused: C++17 has no lookup by string_view
-  SegmentCache& cache = caches[this];
-  key.assign(word.data(), word.size());
-  if (auto it = cache.find(key); it != cache.end()) return it->second;
+std::string BpeCodes::segment_joined(std::string_view word) const {
   std::vector<std::string> pieces;
   if (glossary_res_.empty()) {
     pieces = segment_word(std::string(word));
@@ -502,27 +592,88 @@ const std::string& BpeCodes::segmented(std::string_view word) const {
     joined += pieces[k];
     if (k + 1 < pieces.size()) joined += options_.separator;
   }
-  return cache.emplace(std::string(word), std::move(joined)).first->second;
+  return joined;
 }
 
-std::string BpeCodes::apply_line(const std::string& line) const {
-  auto [b, e] = strip_crlf_space(line);
-  std::string out;
-  out.reserve(line.size() + line.size() / 2);
-  out.append(line, 0, b);
+void BpeCodes::apply_line_to(std::string_view line, std::string& out) const {
+  // subword-nmt caches per word type too; here the caches hold the finished output form
+  WordCache* cache = options_.dropout > 0 ? nullptr : &thread_cache();  // dropout: never cached
+  std::size_t b = 0, e = line.size();
+  auto ws = [](char c) { return c == '\r' || c == '\n' || c == ' '; };
+  while (b < e && ws(line[b])) ++b;
+  while (e > b && ws(line[e - 1])) --e;
+  out.append(line.substr(0, b));
   bool first_word = true;
   std::size_t p = b;
   while (p < e) {  // words separated by single spaces; empty words (double spaces) skipped
-    std::size_t sp = line.find(' ', p);
-    if (sp == std::string::npos || sp > e) sp = e;
+    // one pass finds the word's end and hashes it, 8 bytes at a time (this loop is most of apply's
+    // time): a space is found in a chunk by the classic has-zero-byte test on chunk ^ "        ";
+    // the lowest flagged byte is always exact. The chunk bytes before it are the word's.
+    uint64_t h = WordCache::kHashStart;
+    std::size_t sp = p;
+    for (;;) {
+      const std::size_t avail = e - sp;
+      uint64_t w = 0;
+      std::memcpy(&w, line.data() + sp, std::min<std::size_t>(avail, 8));
+      const uint64_t x = w ^ 0x2020202020202020ULL;
+      const uint64_t spaces = (x - 0x0101010101010101ULL) & ~x & 0x8080808080808080ULL;
+      std::size_t n = spaces ? static_cast<std::size_t>(__builtin_ctzll(spaces)) / 8 : 8;
+      if (n > avail) n = avail;
+      if (n == 8) {
+        h = WordCache::hash_chunk(h, w);
+        sp += 8;
+        continue;
+      }
+      if (n > 0) h = WordCache::hash_chunk(h, w & (~0ULL >> (64 - 8 * n)));
+      sp += n;
+      break;
+    }
     if (sp > p) {
       if (!first_word) out.push_back(' ');
       first_word = false;
-      out += segmented(std::string_view(line).substr(p, sp - p));
+      std::string_view word = line.substr(p, sp - p), hit;
+      if (!cache) {
+        out += segment_joined(word);
+      } else if (h = WordCache::hash_finish(h, sp - p); shared_cache_.find(word, h, hit) || cache->find(word, h, hit)) {
+        out.append(hit.data(), hit.size());
+      } else {
+        std::string joined = segment_joined(word);
+        cache->insert(word, h, joined);
+        out += joined;
+      }
     }
     p = sp + 1;
   }
-  if (e < line.size() && b < e) out.append(line, e, std::string::npos);
+  if (e < line.size() && b < e) out.append(line.substr(e));
+}
+
+WordCache& BpeCodes::thread_cache() const {
+  // keyed by an instance number, not the address: an address can be reused by a later object
+  thread_local std::unordered_map<uint64_t, WordCache*> mine;
+  WordCache*& cache = mine[instance_];
+  if (cache == nullptr) {
+    std::lock_guard<std::mutex> lock(thread_caches_mutex_);
+    thread_caches_.push_back(std::make_unique<WordCache>());
+    cache = thread_caches_.back().get();
+  }
+  return *cache;
+}
+
+void BpeCodes::share_cached_words() {
+  std::lock_guard<std::mutex> lock(thread_caches_mutex_);
+  for (auto& cache : thread_caches_) {
+    cache->for_each([this](std::string_view word, uint64_t h, std::string_view segmented) {
+      std::string_view known;
+      if (!shared_cache_.find(word, h, known)) shared_cache_.insert(word, h, segmented);
+    });
+    cache->clear();
+  }
+}
+
+std::string BpeCodes::apply_line(const std::string& line) const {
+  std::string out;
+  out.reserve(line.size() + line.size() / 2);
+  apply_line_to(line, out);
   return out;
 }
 

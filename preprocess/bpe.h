@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <istream>
 #include <memory>
+#include <mutex>
 #include <regex>
 #include <unordered_set>
 #include <string>
@@ -12,6 +13,9 @@
 #include <unordered_map>
 #include <utility>
 #include <vector>
+
+#include "preprocess/flat_map.h"
+#include "preprocess/word_cache.h"
 
 namespace synmt {
 
@@ -58,21 +62,40 @@ class BpeCodes {
   // process_line semantics: leading/trailing whitespace kept, words split on single spaces.
   // Thread-safe: the word cache is per thread.
   std::string apply_line(const std::string& line) const;
+  void apply_line_to(std::string_view line, std::string& out) const;  // appends (no newline)
+  // Moves the words each thread has segmented into the cache that all threads read first, so that
+  // a word type is segmented about once however many threads there are. Must not run while any
+  // thread is inside apply_line (map_lines_into calls it between chunks).
+  void share_cached_words();
   std::vector<std::string> segment_word(const std::string& word) const;
 
  private:
   std::vector<std::string> recursive_split(const std::string& segment, bool final) const;
   std::vector<std::string> check_vocab_and_split(const std::vector<std::string>& word) const;
   std::vector<std::string> isolate_glossaries(const std::string& word) const;
-  std::unordered_map<std::string, int> ranks_;  // "first second" -> rank (first occurrence wins)
+  // Merge table over interned units: pair_key(left, right) -> (rank << 32) | merged unit id.
+  static uint64_t pair_key(int32_t left, int32_t right) { return (uint64_t(uint32_t(left)) << 32) | uint32_t(right); }
+  int32_t unit_id(const std::string& unit);  // interns (constructor only)
+  void merge_greedily(std::vector<int32_t>& ids) const;
+  void merge_with_dropout(std::vector<int32_t>& ids) const;
+  std::unordered_map<std::string, int32_t> unit_ids_;
+  std::vector<std::string> units_;
+  FlatCountMap pairs_;
+  FlatCountMap char_ids_;  // single-code-point units (optionally with "</w>") by char_key
+  int32_t end_of_word_ = 0;
   std::unordered_map<std::string, std::pair<std::string, std::string>> reverse_;  // merged -> pair (lowest rank)
   std::unordered_set<std::string> vocab_;
   std::vector<std::regex> glossary_res_;
   std::unique_ptr<std::regex> glossary_full_;  // ^(g1|g2|...)$
   int version_ = 2;  // codes format 0.1 or 0.2 (end-of-word handling)
-  // the word as it appears in the output ("a@@ b@@ c"), cached per thread and per codes object
-  const std::string& segmented(std::string_view word) const;
+  // the word as it appears in the output ("a@@ b@@ c")
+  std::string segment_joined(std::string_view word) const;
   BpeApplyOptions options_;
+  uint64_t instance_;  // names this object's per-thread word caches
+  WordCache& thread_cache() const;
+  WordCache shared_cache_;  // read by all threads, written only by share_cached_words()
+  mutable std::mutex thread_caches_mutex_;
+  mutable std::vector<std::unique_ptr<WordCache>> thread_caches_;  // owned here, one per thread
 };
 
 // Undoes BPE segmentation: "@@ " joins removed (and a trailing "@@"), as `sed -r 's/(@@ )|(@@ ?$)//g'`.

@@ -79,7 +79,9 @@ int main(int argc, char** argv) {
         synmt::BpeCodes bpe(codes, apply_options);
         synmt::LineReader in(inputs.at(0), ro);
         synmt::AtomicFile out(output);
-        synmt::map_lines_in_order(in, out, threads, [&bpe](const std::string& l) { return bpe.apply_line(l); });
+        synmt::map_lines_into(
+            in, out, threads, [&bpe](const std::string& l, std::string& o) { bpe.apply_line_to(l, o); }, 20000,
+            [&bpe]() { bpe.share_cached_words(); });
         out.commit();
         return 0;
       });

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <unistd.h>
 
 #include "core/error.h"
 #include "core/line_reader.h"
@@ -82,4 +83,16 @@ TEST(AtomicFile, TwoFilesWrittenInTurnStayApartAndAppearOnlyOnCommit) {
     never.write("x");
   }
   EXPECT_FALSE(std::filesystem::exists(std::string(SYNMT_TEST_TMP) + "/never"));
+}
+
+TEST(AtomicFile, DevicesAreWrittenInPlaceNeverReplaced) {
+  // `-o /dev/null` once renamed a temporary file over /dev/null, turning the device into a file.
+  {
+    synmt::AtomicFile null_out("/dev/null");
+    null_out.write_line("discarded");
+    null_out.commit();
+  }
+  { synmt::AtomicPath null_path("/dev/null"); null_path.commit(); }
+  EXPECT_TRUE(std::filesystem::is_character_file("/dev/null"));
+  EXPECT_FALSE(std::filesystem::exists("/dev/null.tmp." + std::to_string(::getpid())));
 }
