@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace synmt::eval {
@@ -37,7 +38,17 @@ struct BleuResult {
 // One segment's references prepared once (reused for every system scored against them): tokens
 // get segment-local ids, n-grams become packed 64-bit keys with their maximum count over refs.
 struct PreparedReference {
-  std::vector<std::string> vocab;  // sorted local token strings (id = position)
+  // The distinct reference tokens (local id = first-occurrence order): their bytes, their spans,
+  // and an open-addressing index (high half of string_hash << 32) | (id + 1), 0 = empty.
+  std::string vocab_text;
+  std::vector<std::pair<uint32_t, uint32_t>> vocab_spans;
+  std::vector<uint64_t> vocab_slots;
+  std::string_view token(std::size_t id) const {
+    return std::string_view(vocab_text).substr(vocab_spans[id].first, vocab_spans[id].second);
+  }
+  uint64_t token_id(std::string_view token) const;  // kUnknownToken when absent
+  uint64_t add_token(std::string_view token);       // its id, new or not
+  static constexpr uint64_t kUnknownToken = 0x7FFF;
   std::vector<std::pair<uint64_t, int64_t>> max_counts;  // sorted by key
   std::vector<int64_t> lengths;
   // open-addressing index into max_counts (power-of-two size, empty slots = -1)

@@ -24,16 +24,9 @@ std::string normalise_spaces(const std::string& s) {
     pending = false;
   };
   for (std::size_t i = 0; i < s.size();) {
-    unsigned char ch = static_cast<unsigned char>(s[i]);
-    bool space;
-    std::size_t len = 1;
-    if (ch < 0x80) {
-      space = ch == ' ' || (ch >= 0x09 && ch <= 0x0D) || (ch >= 0x1C && ch <= 0x1F);
-    } else {
-      std::size_t j = i;
-      space = utf8::is_python_space(utf8::next(s, j));
-      len = j - i;
-    }
+    std::size_t j = i;
+    const bool space = utf8::next_is_python_space(s, j);
+    const std::size_t len = j - i;
     if (space) {
       flush(i);
       pending = !out.empty();
@@ -70,7 +63,7 @@ bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
 // All patterns are ASCII, and a multi-byte UTF-8 character never matches [0-9] or the punctuation
 // class, so scanning bytes gives the same result as scanning code points (a [^0-9] group may be
 // the last byte of a multi-byte character, which is copied unchanged either way).
-std::string regexp_tokenize(const std::string& in) {
+std::string regexp_tokenize(const std::string& in, bool normalise) {
   // Each pass writes into a reused buffer sized for its worst case (every byte padded).
   thread_local std::string a, b, c, d;
   auto pass = [](const std::string& src, std::string& dst, auto&& body) {
@@ -124,7 +117,7 @@ std::string regexp_tokenize(const std::string& in) {
       }
     }
   });
-  if (c.find('-') == std::string::npos) return normalise_spaces(c);  // pass 4 needs a hyphen
+  if (c.find('-') == std::string::npos) return normalise ? normalise_spaces(c) : c;  // pass 4 needs a hyphen
   pass(c, d, [](const std::string& s, char*& o) {  // ([0-9])(-) -> "\1 \2 "
     const std::size_t n = s.size();
     for (std::size_t i = 0; i < n; ++i) {
@@ -139,7 +132,7 @@ std::string regexp_tokenize(const std::string& in) {
       }
     }
   });
-  return normalise_spaces(d);
+  return normalise ? normalise_spaces(d) : d;
 }
 
 bool in_gc(char32_t c, uint32_t mask) { return (U_GET_GC_MASK(static_cast<UChar32>(c)) & mask) != 0; }
@@ -162,7 +155,7 @@ bool is_sacrebleu_chinese(char32_t c) {
 
 }  // namespace
 
-std::string tokenize_13a(const std::string& line_in) {
+std::string tokenize_13a(const std::string& line_in, bool normalise) {
   std::string line = line_in;
   replace_all(line, "<skipped>", "");
   replace_all(line, "-\n", "");
@@ -173,7 +166,7 @@ std::string tokenize_13a(const std::string& line_in) {
     replace_all(line, "&lt;", "<");
     replace_all(line, "&gt;", ">");
   }
-  return regexp_tokenize(" " + line + " ");
+  return regexp_tokenize(" " + line + " ", normalise);
 }
 
 
@@ -225,7 +218,7 @@ std::string tokenize_zh(const std::string& line) {
       out += ch;
     }
   }
-  return regexp_tokenize(utf8::encode(out));
+  return regexp_tokenize(utf8::encode(out), true);
 }
 
 std::string tokenize_char(const std::string& line) {
@@ -242,8 +235,10 @@ std::string tokenize_char(const std::string& line) {
 
 std::string tokenize_none(const std::string& line) { return join_words(line); }
 
-std::function<std::string(const std::string&)> make_bleu_tokenizer(const std::string& name, const std::string& dicdir) {
-  if (name == "13a") return tokenize_13a;
+std::function<std::string(const std::string&)> make_bleu_tokenizer(const std::string& name, const std::string& dicdir,
+                                                                   bool only_split) {
+  if (name == "13a" && only_split) return [](const std::string& line) { return tokenize_13a(line, false); };
+  if (name == "13a") return [](const std::string& line) { return tokenize_13a(line); };
   if (name == "intl") return tokenize_intl;
   if (name == "zh") return tokenize_zh;
   if (name == "char") return tokenize_char;

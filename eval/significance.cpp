@@ -8,22 +8,62 @@
 #include <thread>
 #include <type_traits>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
 #include "core/error.h"
 #include "core/line_reader.h"
 
 namespace synmt::eval {
 
-std::vector<std::vector<int32_t>> bootstrap_indices(std::size_t n, int n_samples, uint64_t seed) {
-  // Multiply-shift mapping of 32 random bits to [0, n) (Lemire): deterministic for a seed, with a
-  // bias below n / 2^32 (< 1e-6 here), and several times cheaper than uniform_int_distribution.
-  std::mt19937_64 rng(seed);
-  std::vector<std::vector<int32_t>> out(static_cast<std::size_t>(n_samples), std::vector<int32_t>(n));
-  for (auto& sample : out)
-    for (std::size_t k = 0; k < n; k += 2) {
-      const uint64_t r = rng();
-      sample[k] = static_cast<int32_t>(((r & 0xffffffffULL) * n) >> 32);
-      if (k + 1 < n) sample[k + 1] = static_cast<int32_t>(((r >> 32) * n) >> 32);
-    }
+namespace {
+// SplitMix64 (Steele, Lea & Flood 2014): a 64-bit counter through a bijective mixer. Passes
+// BigCrush; one multiply-xorshift chain per draw, several times cheaper than std::mt19937_64.
+uint64_t splitmix64(uint64_t& state) {
+  uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+}  // namespace
+
+ResamplePlan ResamplePlan::drawn(std::size_t n_segments, int n_samples, uint64_t seed) {
+  ResamplePlan plan;
+  plan.segments_ = n_segments;
+  plan.samples_ = static_cast<std::size_t>(std::max(0, n_samples));
+  plan.seed_ = seed;
+  return plan;
+}
+
+ResamplePlan ResamplePlan::replayed(std::vector<std::vector<int32_t>> indices, std::size_t n_segments) {
+  ResamplePlan plan;
+  plan.segments_ = n_segments;
+  plan.samples_ = indices.size();
+  plan.replayed_ = std::move(indices);
+  return plan;
+}
+
+void ResamplePlan::indices(std::size_t r, int32_t* out) const {
+  if (!replayed_.empty()) {
+    std::copy(replayed_[r].begin(), replayed_[r].end(), out);
+    return;
+  }
+  // the stream of resample r starts from a hash of (seed, r); Lemire's multiply-shift maps 32
+  // random bits to [0, n) with a bias below n / 2^32 (< 1e-6 here)
+  uint64_t key = seed_ ^ (0xd1b54a32d192ed03ULL * (r + 1));
+  uint64_t state = splitmix64(key);
+  const uint64_t n = segments_;
+  for (std::size_t k = 0; k < segments_; k += 2) {
+    const uint64_t bits = splitmix64(state);
+    out[k] = static_cast<int32_t>(((bits & 0xffffffffULL) * n) >> 32);
+    if (k + 1 < segments_) out[k + 1] = static_cast<int32_t>(((bits >> 32) * n) >> 32);
+  }
+}
+
+std::vector<std::vector<int32_t>> ResamplePlan::all() const {
+  std::vector<std::vector<int32_t>> out(samples_, std::vector<int32_t>(segments_));
+  for (std::size_t r = 0; r < samples_; ++r) indices(r, out[r].data());
   return out;
 }
 
@@ -46,25 +86,6 @@ std::vector<std::vector<int32_t>> read_indices(const std::string& path, std::siz
     out.push_back(std::move(sample));
   }
   if (out.empty()) throw InputError(path, 0, "no resamples");
-  return out;
-}
-
-std::vector<double> resample_scores(const SegmentStats& stats, const std::vector<std::vector<int32_t>>& indices,
-                                    const ScoreFn& score) {
-  const std::size_t dims = stats.empty() ? 0 : stats[0].size();
-  std::vector<double> out;
-  out.reserve(indices.size());
-  std::vector<double> summed(dims);
-  for (const auto& sample : indices) {
-    // Integer counts (BLEU, chrF) sum exactly in double as in sacreBLEU's float32 (below 2^24);
-    // RIBES' real-valued sentence scores need the double.
-    std::fill(summed.begin(), summed.end(), 0.0);
-    for (int32_t i : sample) {
-      const auto& row = stats[static_cast<std::size_t>(i)];
-      for (std::size_t k = 0; k < dims; ++k) summed[k] += row[k];
-    }
-    out.push_back(score(summed));
-  }
   return out;
 }
 
@@ -121,71 +142,135 @@ std::vector<double> column_totals(const SegmentStats& s) {
 
 // Row sums of every resample for every system at once: the statistics of all systems for one
 // segment are contiguous, so each resample adds up its selected rows in one vectorisable loop.
-// Integer statistics whose sums stay below 2^24 are exact in float (half the memory traffic);
-// anything else (RIBES' real-valued scores) is summed in double. Two threads split the resamples.
-// The inner loop in a restrict-qualified helper so that it vectorises; an AVX2 clone is chosen at
-// run time where the CPU has it (GCC function multi-versioning), the baseline build elsewhere.
-template <class Acc>
-__attribute__((always_inline)) inline void add_row(Acc* __restrict acc, const Acc* __restrict row, std::size_t cols) {
-  for (std::size_t k = 0; k < cols; ++k) acc[k] += row[k];
+// Narrow types halve or quarter the memory traffic of these random row reads, which dominate:
+// integer statistics below 2^16 are stored as uint16 and summed in int32 (exact while
+// segments x largest value < 2^31); other integers below the float range (sums < 2^24 for any
+// resample) in float; anything else (RIBES' real-valued scores) in double. Two threads split the
+// resamples. AVX-512 and AVX2 clones are chosen at run time where the CPU has them (GCC function
+// multi-versioning).
+// The inner loop in a restrict-qualified helper so that it vectorises.
+template <class Acc, class Cell>
+__attribute__((always_inline)) inline void add_row(Acc* __restrict acc, const Cell* __restrict row, std::size_t cols) {
+  for (std::size_t k = 0; k < cols; ++k) acc[k] += static_cast<Acc>(row[k]);
 }
 
-__attribute__((target_clones("avx2", "default"))) void sum_rows_float(const float* stats, std::size_t cols,
-                                                                      const int32_t* idx, std::size_t n, float* acc) {
-  for (std::size_t j = 0; j < n; ++j) add_row(acc, stats + static_cast<std::size_t>(idx[j]) * cols, cols);
+template <class Acc, class Cell>
+__attribute__((always_inline)) inline void sum_columns(const Cell* stats, std::size_t stride, const int32_t* idx,
+                                                       std::size_t n, Acc* acc) {
+  for (std::size_t j = 0; j < n; ++j) add_row(acc, stats + static_cast<std::size_t>(idx[j]) * stride, stride);
 }
 
-__attribute__((target_clones("avx2", "default"))) void sum_rows_double(const double* stats, std::size_t cols,
-                                                                       const int32_t* idx, std::size_t n, double* acc) {
-  for (std::size_t j = 0; j < n; ++j) add_row(acc, stats + static_cast<std::size_t>(idx[j]) * cols, cols);
+__attribute__((target_clones("avx512f", "avx2", "default"))) void sum_rows_u16_generic(const uint16_t* stats,
+                                                                                        std::size_t stride,
+                                                                                        const int32_t* idx, std::size_t n,
+                                                                                        int32_t* acc) {
+  sum_columns(stats, stride, idx, n, acc);
 }
 
-template <class Acc>
-void sum_rows(const std::vector<Acc>& stats, std::size_t cols, const std::vector<std::vector<int32_t>>& indices,
+#if defined(__x86_64__) && defined(__GNUC__)
+// V vectors of 16 uint16 cells widened to int32 and kept in registers for the whole resample
+// (the compiled loops above load and store the accumulators for every row): AVX-512, V <= 8.
+template <int V>
+__attribute__((target("avx512f"))) void sum_rows_u16_avx512(const uint16_t* stats, const int32_t* idx, std::size_t n,
+                                                             int32_t* acc) {
+  __m512i a[V];
+  for (int k = 0; k < V; ++k) a[k] = _mm512_setzero_si512();
+  for (std::size_t j = 0; j < n; ++j) {
+    const uint16_t* row = stats + static_cast<std::size_t>(idx[j]) * (16 * V);
+    for (int k = 0; k < V; ++k)
+      a[k] = _mm512_add_epi32(a[k], _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + 16 * k))));
+  }
+  for (int k = 0; k < V; ++k) _mm512_storeu_si512(acc + 16 * k, a[k]);
+}
+#endif
+
+void sum_rows_u16(const uint16_t* stats, std::size_t stride, const int32_t* idx, std::size_t n, int32_t* acc) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  static const bool avx512 = __builtin_cpu_supports("avx512f");
+  if (avx512) {
+    switch (stride / 16) {  // stride is a multiple of 16
+      case 1: return sum_rows_u16_avx512<1>(stats, idx, n, acc);
+      case 2: return sum_rows_u16_avx512<2>(stats, idx, n, acc);
+      case 3: return sum_rows_u16_avx512<3>(stats, idx, n, acc);
+      case 4: return sum_rows_u16_avx512<4>(stats, idx, n, acc);
+      case 5: return sum_rows_u16_avx512<5>(stats, idx, n, acc);
+      case 6: return sum_rows_u16_avx512<6>(stats, idx, n, acc);
+      case 7: return sum_rows_u16_avx512<7>(stats, idx, n, acc);
+      case 8: return sum_rows_u16_avx512<8>(stats, idx, n, acc);
+      default: break;
+    }
+  }
+#endif
+  sum_rows_u16_generic(stats, stride, idx, n, acc);
+}
+
+__attribute__((target_clones("avx512f", "avx2", "default"))) void sum_rows_float(const float* stats, std::size_t stride,
+                                                                                  const int32_t* idx, std::size_t n,
+                                                                                  float* acc) {
+  sum_columns(stats, stride, idx, n, acc);
+}
+
+__attribute__((target_clones("avx512f", "avx2", "default"))) void sum_rows_double(const double* stats, std::size_t stride,
+                                                                                   const int32_t* idx, std::size_t n,
+                                                                                   double* acc) {
+  sum_columns(stats, stride, idx, n, acc);
+}
+
+template <class Acc, class Cell>
+void sum_rows(const std::vector<Cell>& stats, std::size_t stride, std::size_t cols, const ResamplePlan& plan,
               std::size_t r0, std::size_t r1, std::vector<double>& sums) {
-  std::vector<Acc> acc(cols);
+  std::vector<Acc> acc(stride);
+  std::vector<int32_t> idx(plan.segments());  // one resample at a time: stays in L1
   for (std::size_t r = r0; r < r1; ++r) {
+    plan.indices(r, idx.data());
     std::fill(acc.begin(), acc.end(), Acc(0));
-    if constexpr (std::is_same_v<Acc, float>)
-      sum_rows_float(stats.data(), cols, indices[r].data(), indices[r].size(), acc.data());
+    if constexpr (std::is_same_v<Cell, uint16_t>)
+      sum_rows_u16(stats.data(), stride, idx.data(), idx.size(), acc.data());
+    else if constexpr (std::is_same_v<Cell, float>)
+      sum_rows_float(stats.data(), stride, idx.data(), idx.size(), acc.data());
     else
-      sum_rows_double(stats.data(), cols, indices[r].data(), indices[r].size(), acc.data());
+      sum_rows_double(stats.data(), stride, idx.data(), idx.size(), acc.data());
     for (std::size_t k = 0; k < cols; ++k) sums[r * cols + k] = static_cast<double>(acc[k]);
   }
 }
 
 std::vector<std::vector<std::vector<double>>> resample_sums(const std::vector<SegmentStats>& systems,
-                                                            const std::vector<std::vector<int32_t>>& indices) {
-  const std::size_t R = indices.size(), n = systems[0].size(), dims = systems[0].empty() ? 0 : systems[0][0].size();
+                                                            const ResamplePlan& plan) {
+  const std::size_t R = plan.samples(), n = systems[0].size(), dims = systems[0].empty() ? 0 : systems[0][0].size();
   const std::size_t S = systems.size(), cols = S * dims;
   bool integral = true;
-  double max_sum = 0;
+  double max_sum = 0, max_cell = 0;
   for (const auto& sys : systems) {
     std::vector<double> col(dims, 0.0);
     for (const auto& row : sys)
       for (std::size_t k = 0; k < dims; ++k) {
         integral = integral && row[k] == std::floor(row[k]) && row[k] >= 0;
         col[k] += row[k];
+        max_cell = std::max(max_cell, row[k]);
       }
     for (double v : col) max_sum = std::max(max_sum, v);
   }
+  const bool narrow = integral && max_cell < 65536.0 && max_cell * static_cast<double>(n) < 2147483648.0;
   // a resample can draw the heaviest rows repeatedly: keep a 4x margin below 2^24
   const bool single = integral && max_sum * 4 < 16777216.0;
   std::vector<double> sums(R * cols, 0.0);
-  auto run = [&](auto zero) {
-    using Acc = decltype(zero);
-    std::vector<Acc> stats(n * cols);
+  auto run = [&](auto acc_zero, auto cell_zero) {
+    using Acc = decltype(acc_zero);
+    using Cell = decltype(cell_zero);
+    const std::size_t stride = (cols + 15) / 16 * 16;  // whole vectors per row; padding stays 0
+    std::vector<Cell> stats(n * stride, Cell(0));
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t s = 0; s < S; ++s)
-        for (std::size_t k = 0; k < dims; ++k) stats[i * cols + s * dims + k] = static_cast<Acc>(systems[s][i][k]);
+        for (std::size_t k = 0; k < dims; ++k) stats[i * stride + s * dims + k] = static_cast<Cell>(systems[s][i][k]);
     const std::size_t workers = std::max<std::size_t>(1, std::min<std::size_t>(std::thread::hardware_concurrency(), 8));
     std::vector<std::thread> pool;
     for (std::size_t w = 0; w < workers; ++w)
-      pool.emplace_back([&, w]() { sum_rows(stats, cols, indices, w * R / workers, (w + 1) * R / workers, sums); });
+      pool.emplace_back([&, w]() { sum_rows<Acc>(stats, stride, cols, plan, w * R / workers, (w + 1) * R / workers, sums); });
     for (auto& t : pool) t.join();
   };
-  if (single) run(0.0f);
-  else run(0.0);
+  if (narrow) run(int32_t(0), uint16_t(0));
+  else if (single) run(0.0f, 0.0f);
+  else run(0.0, 0.0);
   std::vector<std::vector<std::vector<double>>> out(S, std::vector<std::vector<double>>(R, std::vector<double>(dims)));
   for (std::size_t r = 0; r < R; ++r)
     for (std::size_t s = 0; s < S; ++s)
@@ -196,13 +281,12 @@ std::vector<std::vector<std::vector<double>>> resample_sums(const std::vector<Se
 
 std::vector<BootstrapSummary> paired_bootstrap(const std::vector<SegmentStats>& systems, const ScoreFn& exact_score,
                                                const ScoreFn& resample_score,
-                                               const std::vector<std::vector<int32_t>>& indices, int threads,
-                                               bool float32_scores) {
+                                               const ResamplePlan& plan, int threads, bool float32_scores) {
   std::vector<BootstrapSummary> out(systems.size());
   std::vector<std::vector<double>> samples(systems.size());
-  const auto sums = resample_sums(systems, indices);
+  const auto sums = resample_sums(systems, plan);
   auto work = [&](std::size_t i) {
-    samples[i].reserve(indices.size());
+    samples[i].reserve(plan.samples());
     for (const auto& summed : sums[i]) samples[i].push_back(resample_score(summed));
     out[i].score = exact_score(column_totals(systems[i]));
     std::tie(out[i].mean, out[i].ci) = mean_and_ci(samples[i], float32_scores);

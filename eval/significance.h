@@ -24,14 +24,30 @@ struct BootstrapSummary {
   std::vector<double> samples;  // the score of every resample
 };
 
-// n_samples resamples of n segments with replacement (std::mt19937_64, seeded).
-std::vector<std::vector<int32_t>> bootstrap_indices(std::size_t n_segments, int n_samples, uint64_t seed);
+// Where each resample's segment indices come from: drawn from a seed, or replayed from a list
+// (to compare exactly with another implementation). Drawn resamples each have their own
+// counter-based stream (SplitMix64 keyed by seed and resample number), so the worker that sums a
+// resample draws it itself, in any order, on any number of threads, with the same result; nothing
+// of size samples x segments is stored (materialising 3M indices cost as much as summing them).
+class ResamplePlan {
+ public:
+  static ResamplePlan drawn(std::size_t n_segments, int n_samples, uint64_t seed);
+  static ResamplePlan replayed(std::vector<std::vector<int32_t>> indices, std::size_t n_segments);
+  std::size_t samples() const { return samples_; }
+  std::size_t segments() const { return segments_; }
+  // Resample r's segment indices into out[0 .. segments()). Thread-safe.
+  void indices(std::size_t r, int32_t* out) const;
+  std::vector<std::vector<int32_t>> all() const;
+
+ private:
+  std::size_t segments_ = 0, samples_ = 0;
+  uint64_t seed_ = 0;
+  std::vector<std::vector<int32_t>> replayed_;  // empty: drawn
+};
+
 // One resample per line, segment indices separated by spaces; errors name the file and line.
 std::vector<std::vector<int32_t>> read_indices(const std::string& path, std::size_t n_segments);
 
-// Scores of every resample: sum the selected rows, then score.
-std::vector<double> resample_scores(const SegmentStats& stats, const std::vector<std::vector<int32_t>>& indices,
-                                    const ScoreFn& score);
 // sacreBLEU's estimate_ci: mean of the sorted scores and half the 95% spread. float32_scores: the
 // metric's resample scores are NumPy float32 (chrF), so sums, means and differences are float32.
 std::pair<double, double> mean_and_ci(std::vector<double> scores, bool float32_scores = false);
@@ -42,8 +58,7 @@ double numpy_mean(const std::vector<double>& values);
 // baseline first; then every system against it. Systems are tested on `threads` threads.
 std::vector<BootstrapSummary> paired_bootstrap(const std::vector<SegmentStats>& systems, const ScoreFn& exact_score,
                                                const ScoreFn& resample_score,
-                                               const std::vector<std::vector<int32_t>>& indices, int threads,
-                                               bool float32_scores = false);
+                                               const ResamplePlan& plan, int threads, bool float32_scores = false);
 
 // Approximate randomisation as sacreBLEU's --paired-ar: in every trial each segment's statistics
 // are swapped between baseline and system with probability 1/2 (selections[t][i] = 1: the

@@ -609,7 +609,7 @@ void BpeCodes::apply_line_to(std::string_view line, std::string& out) const {
     // one pass finds the word's end and hashes it, 8 bytes at a time (this loop is most of apply's
     // time): a space is found in a chunk by the classic has-zero-byte test on chunk ^ "        ";
     // the lowest flagged byte is always exact. The chunk bytes before it are the word's.
-    uint64_t h = WordCache::kHashStart;
+    uint64_t h = kStringHashStart;
     std::size_t sp = p;
     for (;;) {
       const std::size_t avail = e - sp;
@@ -620,11 +620,11 @@ void BpeCodes::apply_line_to(std::string_view line, std::string& out) const {
       std::size_t n = spaces ? static_cast<std::size_t>(__builtin_ctzll(spaces)) / 8 : 8;
       if (n > avail) n = avail;
       if (n == 8) {
-        h = WordCache::hash_chunk(h, w);
+        h = string_hash_chunk(h, w);
         sp += 8;
         continue;
       }
-      if (n > 0) h = WordCache::hash_chunk(h, w & (~0ULL >> (64 - 8 * n)));
+      if (n > 0) h = string_hash_chunk(h, w & (~0ULL >> (64 - 8 * n)));
       sp += n;
       break;
     }
@@ -634,7 +634,7 @@ void BpeCodes::apply_line_to(std::string_view line, std::string& out) const {
       std::string_view word = line.substr(p, sp - p), hit;
       if (!cache) {
         out += segment_joined(word);
-      } else if (h = WordCache::hash_finish(h, sp - p); shared_cache_.find(word, h, hit) || cache->find(word, h, hit)) {
+      } else if (h = string_hash_finish(h, sp - p); shared_cache_.find(word, h, hit) || cache->find(word, h, hit)) {
         out.append(hit.data(), hit.size());
       } else {
         std::string joined = segment_joined(word);

@@ -1,7 +1,7 @@
 #pragma once
 // A word -> segmented-form cache for BPE apply: open addressing with 8-byte slots over one byte
-// arena, looked up by string_view with a hash the caller computes while it scans for the word's
-// end. C++17's std::unordered_map<std::string, ...> cannot be searched by a string_view (a key
+// arena, looked up by string_view with its string_hash (core/string_hash.h), which the caller
+// computes while it scans for the word's end. C++17's std::unordered_map<std::string, ...> cannot be searched by a string_view (a key
 // string was built per word) and scatters its nodes over the heap; on Multi30k it was a third of
 // apply's time. Bounded: past max_entries or max_bytes it starts afresh, so memory stays flat on
 // corpora with unbounded vocabularies (numbers, URLs).
@@ -10,38 +10,12 @@
 #include <string_view>
 #include <vector>
 
+#include "core/string_hash.h"
+
 namespace synmt {
 
 class WordCache {
  public:
-  // Word-at-a-time hashing: 8 bytes per multiply (a per-byte FNV loop was latency-bound and a tenth
-  // of apply's time). Chunks are the word's bytes 8 at a time, the last one zero-padded; the length
-  // is mixed in at the end. apply_line_to hashes while it scans for the word's end.
-  static constexpr uint64_t kHashStart = 0x9e3779b97f4a7c15ULL;
-  static uint64_t hash_chunk(uint64_t h, uint64_t chunk) {
-    h = (h ^ chunk) * 0xff51afd7ed558ccdULL;
-    return h ^ (h >> 29);
-  }
-  static uint64_t hash_finish(uint64_t h, std::size_t length) {
-    h = (h ^ length) * 0xbf58476d1ce4e5b9ULL;
-    return h ^ (h >> 32);
-  }
-  static uint64_t hash(std::string_view s) {
-    uint64_t h = kHashStart;
-    std::size_t i = 0;
-    for (; i + 8 <= s.size(); i += 8) {
-      uint64_t w;
-      std::memcpy(&w, s.data() + i, 8);
-      h = hash_chunk(h, w);
-    }
-    if (i < s.size()) {
-      uint64_t w = 0;
-      std::memcpy(&w, s.data() + i, s.size() - i);
-      h = hash_chunk(h, w);
-    }
-    return hash_finish(h, s.size());
-  }
-
   explicit WordCache(std::size_t max_entries = std::size_t(1) << 22, std::size_t max_bytes = std::size_t(1) << 30)
       : max_entries_(max_entries), max_bytes_(max_bytes) {
     reset();
