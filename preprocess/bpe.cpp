@@ -160,24 +160,34 @@ class BpeLearner {
     stats_.for_each([this](uint64_t k, int64_t v) { heap_.push_back({v, k}); });
     std::make_heap(heap_.begin(), heap_.end(), [this](const HeapEntry& a, const HeapEntry& b) { return less(a, b); });
   }
+  // Lazy max-heap: a count that grows gets a new entry; one that shrinks keeps its old, too-high
+  // entry, corrected here when it reaches the top (re-pushed with the current count). Every pair
+  // thus has an entry at or above its current (count, pair), so the first entry that matches its
+  // pair's count is the maximum. Pushing on every decrease as well (the first version) grew the
+  // heap to millions of stale entries whose sift-downs were an eighth of learning.
   uint64_t top() {
     auto cmp = [this](const HeapEntry& a, const HeapEntry& b) { return less(a, b); };
     for (;;) {
-      const HeapEntry& e = heap_.front();
+      const HeapEntry e = heap_.front();
       const int64_t* current = stats_.find(e.pair);
       if (current != nullptr && *current == e.count) return e.pair;
       std::pop_heap(heap_.begin(), heap_.end(), cmp);
       heap_.pop_back();
+      if (current != nullptr && *current < e.count && *current > 0) push(e.pair, *current);
+      if (heap_.empty()) rebuild_heap();  // only entries for pairs at 0 or pruned were left
+      if (heap_.empty()) return e.pair;   // nothing left at all: the caller sees a zero count
     }
   }
   void add_stat(uint64_t pair, int64_t delta) {
     int64_t& v = stats_[pair];
     v += delta;
-    if (heap_active_) push(pair, v);
+    if (heap_active_ && delta > 0) push(pair, v);
   }
   void set_stat(uint64_t pair, int64_t value) {
-    stats_[pair] = value;
-    push(pair, value);
+    int64_t& v = stats_[pair];
+    const bool grows = value > v;
+    v = value;
+    if (grows) push(pair, value);
   }
 
   void prune(double threshold) {
