@@ -73,7 +73,7 @@ bool LineReader::next(std::string& line) {
   if (options_.check_utf8) {
     std::size_t bad = utf8::find_invalid(line);
     if (bad != std::string::npos) {
-      if (!options_.flag_invalid) fail("invalid UTF-8 at byte " + std::to_string(bad + 1) + " of the line");
+      if (!options_.flag_invalid) fail(invalid_utf8_message(bad));
       last_invalid_ = true;
       ++invalid_count_;
     }

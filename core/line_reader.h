@@ -30,6 +30,13 @@ class LineReader {
   bool last_line_invalid() const { return last_invalid_; }
   std::size_t invalid_lines() const { return invalid_count_; }
   const std::string& path() const { return path_; }
+  const LineReaderOptions& options() const { return options_; }
+  // Parallel consumers validate UTF-8 on their worker threads (map_lines_into) and report errors
+  // with invalid_utf8_error(); the reader then only splits lines.
+  void set_check_utf8(bool check) { options_.check_utf8 = check; }
+  static std::string invalid_utf8_message(std::size_t byte_offset) {
+    return "invalid UTF-8 at byte " + std::to_string(byte_offset + 1) + " of the line";
+  }
   // Throws InputError naming the current line.
   [[noreturn]] void fail(const std::string& message) const;
 

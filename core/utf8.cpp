@@ -18,22 +18,34 @@ std::size_t find_invalid(std::string_view s) {
       i += 8;
     }
     if (i >= n) break;
-    unsigned char c = p[i];
+    // The well-formed byte sequences of Unicode's Table 3-7, checked byte by byte without
+    // decoding: the second byte's range depends on the lead (this excludes overlong forms,
+    // surrogates and code points above U+10FFFF), later bytes are plain continuation bytes.
+    const unsigned char c = p[i];
     if (c < 0x80) { ++i; continue; }
-    std::size_t len;
-    char32_t cp;
-    if ((c & 0xE0) == 0xC0) { len = 2; cp = c & 0x1F; }
-    else if ((c & 0xF0) == 0xE0) { len = 3; cp = c & 0x0F; }
-    else if ((c & 0xF8) == 0xF0) { len = 4; cp = c & 0x07; }
-    else return i;
-    if (i + len > n) return i;
-    for (std::size_t k = 1; k < len; ++k) {
-      if ((p[i + k] & 0xC0) != 0x80) return i;
-      cp = (cp << 6) | (p[i + k] & 0x3F);
+    auto cont = [&](std::size_t k) { return i + k < n && (p[i + k] & 0xC0) == 0x80; };
+    if (c >= 0xC2 && c <= 0xDF) {
+      if (!cont(1)) return i;
+      i += 2;
+      continue;
     }
-    const bool overlong = (len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000);
-    if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return i;
-    i += len;
+    if (c >= 0xE0 && c <= 0xEF) {
+      if (i + 2 >= n) return i;
+      const unsigned char b = p[i + 1];
+      const unsigned char lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+      if (b < lo || b > hi || !cont(2)) return i;
+      i += 3;
+      continue;
+    }
+    if (c >= 0xF0 && c <= 0xF4) {
+      if (i + 3 >= n) return i;
+      const unsigned char b = p[i + 1];
+      const unsigned char lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+      if (b < lo || b > hi || !cont(2) || !cont(3)) return i;
+      i += 4;
+      continue;
+    }
+    return i;  // a continuation byte without a lead, C0/C1 (always overlong) or F5..FF
   }
   return std::string_view::npos;
 }

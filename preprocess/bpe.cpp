@@ -552,10 +552,9 @@ void BpeCodes::merge_greedily(std::vector<int32_t>& ids) const {
 // The merge loop of apply_bpe.py's encode() over interned unit ids: the best-ranked adjacent pair
 // is merged everywhere (left to right, non-overlapping) until no known pair is left. Integer pairs
 // in a flat table replace the "a b" strings hashed per probe in the first version (3x faster).
-std::vector<std::string> BpeCodes::segment_word(const std::string& orig) const {
-  if (glossary_full_ && std::regex_match(orig, *glossary_full_)) return {orig};
-  thread_local std::vector<int32_t> ids;
-  thread_local std::vector<std::string> unknown;  // units absent from the codes: ids past units_
+// The merged unit ids of a word (glossaries and vocabulary aside); false for a single code point,
+// which stays as it is. Units absent from the codes get ids past units_, their text in `unknown`.
+bool BpeCodes::merge_word(std::string_view orig, std::vector<int32_t>& ids, std::vector<std::string>& unknown) const {
   ids.clear();
   unknown.clear();
   auto symbol = [&](std::string_view text, bool final) {
@@ -568,15 +567,23 @@ std::vector<std::string> BpeCodes::segment_word(const std::string& orig) const {
   for (std::size_t i = 0; i < orig.size();) {
     std::size_t start = i;
     utf8::next(orig, i);
-    ids.push_back(symbol(std::string_view(orig).substr(start, i - start), version_ == 2 && i == orig.size()));
+    ids.push_back(symbol(orig.substr(start, i - start), version_ == 2 && i == orig.size()));
   }
-  if (ids.size() == 1) return {orig};
+  if (ids.size() == 1) return false;
   if (version_ == 1) ids.push_back(end_of_word_);
   if (options_.dropout > 0) {
     merge_with_dropout(ids);
   } else {
     merge_greedily(ids);
   }
+  return true;
+}
+
+std::vector<std::string> BpeCodes::segment_word(const std::string& orig) const {
+  if (glossary_full_ && std::regex_match(orig, *glossary_full_)) return {orig};
+  thread_local std::vector<int32_t> ids;
+  thread_local std::vector<std::string> unknown;
+  if (!merge_word(orig, ids, unknown)) return {orig};
   std::vector<std::string> word;
   word.reserve(ids.size());
   for (int32_t id : ids)
@@ -589,6 +596,31 @@ std::vector<std::string> BpeCodes::segment_word(const std::string& orig) const {
 }
 
 std::string BpeCodes::segment_joined(std::string_view word) const {
+  if (glossary_res_.empty() && vocab_.empty()) {
+    // the common case straight from the unit ids, without a string per piece
+    thread_local std::vector<int32_t> ids;
+    thread_local std::vector<std::string> unknown;
+    if (!merge_word(word, ids, unknown)) return std::string(word);
+    std::string joined;
+    joined.reserve(word.size() + ids.size() * (options_.separator.size() + 1));
+    for (std::size_t k = 0; k < ids.size(); ++k) {
+      const std::size_t id = static_cast<std::size_t>(ids[k]);
+      std::string_view unit = id < units_.size() ? std::string_view(units_[id]) : std::string_view(unknown[id - units_.size()]);
+      if (k + 1 == ids.size()) {  // the last unit carries the end-of-word mark (or is it)
+        if (unit == "</w>") {
+          if (!joined.empty()) joined.resize(joined.size() - options_.separator.size() - 1);
+          break;
+        }
+        if (unit.size() >= 4 && unit.substr(unit.size() - 4) == "</w>") unit.remove_suffix(4);
+        joined.append(unit);
+        break;
+      }
+      joined.append(unit);
+      joined.append(options_.separator);
+      joined.push_back(' ');
+    }
+    return joined;
+  }
   std::vector<std::string> pieces;
   if (glossary_res_.empty()) {
     pieces = segment_word(std::string(word));
@@ -658,7 +690,11 @@ void BpeCodes::apply_line_to(std::string_view line, std::string& out) const {
 }
 
 WordCache& BpeCodes::thread_cache() const {
-  // keyed by an instance number, not the address: an address can be reused by a later object
+  // keyed by an instance number, not the address: an address can be reused by a later object;
+  // the last one used is remembered (this runs once per line)
+  thread_local uint64_t last_instance = 0;
+  thread_local WordCache* last = nullptr;
+  if (last_instance == instance_) return *last;
   thread_local std::unordered_map<uint64_t, WordCache*> mine;
   WordCache*& cache = mine[instance_];
   if (cache == nullptr) {
@@ -666,6 +702,8 @@ WordCache& BpeCodes::thread_cache() const {
     thread_caches_.push_back(std::make_unique<WordCache>());
     cache = thread_caches_.back().get();
   }
+  last_instance = instance_;
+  last = cache;
   return *cache;
 }
 

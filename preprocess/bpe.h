@@ -76,6 +76,7 @@ class BpeCodes {
   // Merge table over interned units: pair_key(left, right) -> (rank << 32) | merged unit id.
   static uint64_t pair_key(int32_t left, int32_t right) { return (uint64_t(uint32_t(left)) << 32) | uint32_t(right); }
   int32_t unit_id(const std::string& unit);  // interns (constructor only)
+  bool merge_word(std::string_view word, std::vector<int32_t>& ids, std::vector<std::string>& unknown) const;
   void merge_greedily(std::vector<int32_t>& ids) const;
   void merge_with_dropout(std::vector<int32_t>& ids) const;
   std::unordered_map<std::string, int32_t> unit_ids_;

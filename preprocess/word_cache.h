@@ -1,12 +1,16 @@
 #pragma once
-// A word -> segmented-form cache for BPE apply: open addressing with 8-byte slots over one byte
-// arena, looked up by string_view with its string_hash (core/string_hash.h), which the caller
-// computes while it scans for the word's end. C++17's std::unordered_map<std::string, ...> cannot be searched by a string_view (a key
-// string was built per word) and scatters its nodes over the heap; on Multi30k it was a third of
-// apply's time. Bounded: past max_entries or max_bytes it starts afresh, so memory stays flat on
-// corpora with unbounded vocabularies (numbers, URLs).
+// A word -> segmented-form cache for BPE apply: open addressing with 8-byte slots over an arena of
+// 1 MiB blocks, looked up by string_view with its string_hash (core/string_hash.h), which the caller
+// computes while it scans for the word's end. C++17's std::unordered_map<std::string, ...> cannot
+// be searched by a string_view (a key string was built per word) and scatters its nodes over the
+// heap; on Multi30k it was a third of apply's time. The arena grows by whole blocks: a single
+// growing vector was copied at each doubling (a tenth of a first pass over new words). Bounded:
+// past max_entries or max_bytes it starts afresh, so memory stays flat on corpora with unbounded
+// vocabularies (numbers, URLs).
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -21,28 +25,45 @@ class WordCache {
     reset();
   }
 
-  // The cached value for key (h = hash(key)), or false. The view is valid until the next insert.
+  // The cached value for key (h = string_hash(key)), or false. The view is valid until reset.
   bool find(std::string_view key, uint64_t h, std::string_view& value) const {
     const uint32_t tag = static_cast<uint32_t>(h >> 32);
     for (std::size_t i = h & mask_;; i = (i + 1) & mask_) {
       const Slot& s = slots_[i];
       if (s.entry == 0) return false;
-      if (s.tag == tag && matches(s, key, value)) return true;
+      if (s.tag != tag) continue;
+      const Entry e = entry(s.entry);
+      if (e.key == key) {
+        value = e.value;
+        return true;
+      }
     }
   }
 
-  // key (h = hash(key)) must not be cached yet.
+  // key (h = string_hash(key)) must not be cached yet.
   void insert(std::string_view key, uint64_t h, std::string_view value) {
-    if (size_ >= max_entries_ || arena_.size() + 8 + key.size() + value.size() > max_bytes_) reset();
+    const std::size_t need = kHeader + key.size() + value.size();
+    if (size_ >= max_entries_ || bytes_ + need > max_bytes_) reset();
     if ((size_ + 1) * 2 > slots_.size()) grow();
-    const uint32_t entry = static_cast<uint32_t>(arena_.size() + 1);
+    if (blocks_.empty() || block_used_ + need > block_size_) {
+      if (blocks_.size() + 1 >= kMaxBlocks) reset();
+      block_size_ = std::max(kBlockBytes, need);  // an outsized entry gets a block of its own
+      blocks_.emplace_back(new char[block_size_]);
+      block_used_ = 0;
+    }
+    char* p = blocks_.back().get() + block_used_;
     const uint32_t klen = static_cast<uint32_t>(key.size()), vlen = static_cast<uint32_t>(value.size());
-    arena_.insert(arena_.end(), reinterpret_cast<const char*>(&klen), reinterpret_cast<const char*>(&klen) + 4);
-    arena_.insert(arena_.end(), reinterpret_cast<const char*>(&vlen), reinterpret_cast<const char*>(&vlen) + 4);
-    arena_.insert(arena_.end(), key.begin(), key.end());
-    arena_.insert(arena_.end(), value.begin(), value.end());
-    place(Slot{static_cast<uint32_t>(h >> 32), entry}, h);
-    hashes_.push_back(h);
+    std::memcpy(p, &h, 8);
+    std::memcpy(p + 8, &klen, 4);
+    std::memcpy(p + 12, &vlen, 4);
+    std::memcpy(p + kHeader, key.data(), key.size());
+    std::memcpy(p + kHeader + key.size(), value.data(), value.size());
+    // entry = (block << 20 | offset) + 1: outsized blocks hold one entry at offset 0
+    const uint32_t id = static_cast<uint32_t>(((blocks_.size() - 1) << kOffsetBits) | block_used_) + 1;
+    place(Slot{static_cast<uint32_t>(h >> 32), id}, h);
+    order_.push_back(id);
+    block_used_ = need > kBlockBytes ? block_size_ : block_used_ + need;  // an outsized block is full
+    bytes_ += need;
     ++size_;
   }
 
@@ -52,30 +73,37 @@ class WordCache {
   // f(key, hash, value) for every entry, in insertion order.
   template <class F>
   void for_each(F f) const {
-    std::size_t k = 0;
-    for (std::size_t offset = 0; offset < arena_.size(); ++k) {
-      uint32_t klen, vlen;
-      std::memcpy(&klen, arena_.data() + offset, 4);
-      std::memcpy(&vlen, arena_.data() + offset + 4, 4);
-      const char* key = arena_.data() + offset + 8;
-      f(std::string_view(key, klen), hashes_[k], std::string_view(key + klen, vlen));
-      offset += 8 + klen + vlen;
+    for (uint32_t id : order_) {
+      const Entry e = entry(id);
+      f(e.key, e.hash, e.value);
     }
   }
 
  private:
+  static constexpr std::size_t kHeader = 16;  // hash (8), key length (4), value length (4)
+  static constexpr unsigned kOffsetBits = 20;
+  static constexpr std::size_t kBlockBytes = std::size_t(1) << kOffsetBits;
+  static constexpr std::size_t kMaxBlocks = std::size_t(1) << (32 - kOffsetBits);
+
   struct Slot {
     uint32_t tag = 0;    // high half of the hash: most mismatches never touch the arena
-    uint32_t entry = 0;  // arena offset + 1; 0 = empty
+    uint32_t entry = 0;  // see insert(); 0 = empty
   };
-  bool matches(Slot s, std::string_view key, std::string_view& value) const {
-    const char* e = arena_.data() + s.entry - 1;
+  struct Entry {
+    uint64_t hash;
+    std::string_view key, value;
+  };
+  Entry entry(uint32_t id) const {
+    const uint32_t e = id - 1;
+    const char* p = blocks_[e >> kOffsetBits].get() + (e & (kBlockBytes - 1));
+    Entry out;
     uint32_t klen, vlen;
-    std::memcpy(&klen, e, 4);
-    if (klen != key.size() || std::memcmp(e + 8, key.data(), klen) != 0) return false;
-    std::memcpy(&vlen, e + 4, 4);
-    value = std::string_view(e + 8 + klen, vlen);
-    return true;
+    std::memcpy(&out.hash, p, 8);
+    std::memcpy(&klen, p + 8, 4);
+    std::memcpy(&vlen, p + 12, 4);
+    out.key = std::string_view(p + kHeader, klen);
+    out.value = std::string_view(p + kHeader + klen, vlen);
+    return out;
   }
   void place(Slot s, uint64_t h) {
     std::size_t i = h & mask_;
@@ -86,25 +114,26 @@ class WordCache {
     std::vector<Slot> old(slots_.size() * 2);
     old.swap(slots_);
     mask_ = slots_.size() - 1;
-    // entries are re-placed by their full hashes (kept in insertion order, as the arena)
-    for_each([&](std::string_view key, uint64_t h, std::string_view) {
-      const std::size_t offset = static_cast<std::size_t>(key.data() - arena_.data()) - 8;
-      place(Slot{static_cast<uint32_t>(h >> 32), static_cast<uint32_t>(offset + 1)}, h);
-    });
+    for (uint32_t id : order_) {
+      const uint64_t h = entry(id).hash;
+      place(Slot{static_cast<uint32_t>(h >> 32), id}, h);
+    }
   }
   void reset() {
     slots_.assign(1024, Slot{});
     mask_ = slots_.size() - 1;
-    size_ = 0;
-    arena_.clear();
-    hashes_.clear();
+    size_ = bytes_ = 0;
+    blocks_.clear();
+    block_used_ = block_size_ = 0;
+    order_.clear();
   }
 
   std::size_t max_entries_, max_bytes_;
   std::vector<Slot> slots_;
-  std::size_t mask_ = 0, size_ = 0;
-  std::vector<char> arena_;  // per entry: key length, value length (4 bytes each), key, value
-  std::vector<uint64_t> hashes_;
+  std::size_t mask_ = 0, size_ = 0, bytes_ = 0;
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  std::size_t block_used_ = 0, block_size_ = 0;
+  std::vector<uint32_t> order_;  // entry ids in insertion order
 };
 
 }  // namespace synmt
