@@ -81,6 +81,70 @@ bool LineReader::next(std::string& line) {
   return true;
 }
 
+bool LineReader::accept_line(std::string_view text, std::size_t& begin, std::size_t& end) {
+  ++line_no_;
+  if (end - begin > options_.max_line_bytes)
+    fail("line longer than " + std::to_string(options_.max_line_bytes) + " bytes");
+  if (options_.strip_cr && end > begin && text[end - 1] == '\r') --end;
+  if (line_no_ == 1 && text.substr(begin, end - begin).compare(0, 3, "\xEF\xBB\xBF") == 0) begin += 3;
+  last_invalid_ = false;
+  if (options_.check_utf8) {
+    const std::size_t bad = utf8::find_invalid(text.substr(begin, end - begin));
+    if (bad != std::string::npos) {
+      if (!options_.flag_invalid) fail(invalid_utf8_message(bad));
+      ++invalid_count_;
+      return false;
+    }
+  }
+  return true;
+}
+
+bool LineReader::next_lines(std::string& text, std::vector<std::string_view>& lines, std::size_t max_lines) {
+  text.assign(buffer_, pos_, std::string::npos);  // what next() or the last call read ahead
+  buffer_.clear();
+  pos_ = 0;
+  lines.clear();
+  thread_local std::vector<std::pair<std::size_t, std::size_t>> spans;  // views once text stops growing
+  spans.clear();
+  std::size_t scan = 0;
+  for (;;) {
+    while (spans.size() < max_lines) {
+      const void* nl = std::memchr(text.data() + scan, '\n', text.size() - scan);
+      if (nl == nullptr) break;
+      std::size_t begin = scan, end = static_cast<std::size_t>(static_cast<const char*>(nl) - text.data());
+      scan = end + 1;
+      if (accept_line(text, begin, end)) spans.emplace_back(begin, end);
+    }
+    if (spans.size() >= max_lines) break;
+    if (text.size() - scan > options_.max_line_bytes) {
+      ++line_no_;
+      fail("line longer than " + std::to_string(options_.max_line_bytes) + " bytes");
+    }
+    if (eof_) {
+      if (scan < text.size()) {  // the last line has no newline
+        std::size_t begin = scan, end = text.size();
+        scan = end;
+        if (accept_line(text, begin, end)) spans.emplace_back(begin, end);
+      }
+      break;
+    }
+    char chunk[1 << 16];
+    const int n = gzread(static_cast<gzFile>(gz_), chunk, sizeof chunk);
+    if (n < 0) {
+      int code = 0;
+      const char* msg = gzerror(static_cast<gzFile>(gz_), &code);
+      throw InputError(path_, line_no_ + 1, std::string("read error (corrupt gzip?): ") + msg);
+    }
+    if (n == 0) eof_ = true;
+    text.append(chunk, static_cast<std::size_t>(n));
+  }
+  buffer_.assign(text, scan, std::string::npos);  // read ahead: kept for the next call
+  text.resize(scan);
+  lines.reserve(spans.size());
+  for (const auto& [b, e] : spans) lines.emplace_back(text.data() + b, e - b);
+  return !lines.empty() || !buffer_.empty() || !eof_;
+}
+
 std::vector<std::string> read_lines(const std::string& path, LineReaderOptions options) {
   LineReader reader(path, options);
   std::vector<std::string> lines;

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace synmt {
@@ -26,6 +27,11 @@ class LineReader {
 
   // Reads the next line without its terminator; false at end of file.
   bool next(std::string& line);
+  // Reads up to max_lines lines at once into one buffer: `text` holds them, `lines` views into it
+  // (terminators removed; the same checks and clean-up as next(); with flag_invalid, invalid
+  // lines are counted and left out). For parallel consumers: one copy of the bytes, no string per
+  // line. false at end of file. Can be mixed with next().
+  bool next_lines(std::string& text, std::vector<std::string_view>& lines, std::size_t max_lines);
   std::size_t line_number() const { return line_no_; }
   bool last_line_invalid() const { return last_invalid_; }
   std::size_t invalid_lines() const { return invalid_count_; }
@@ -42,6 +48,8 @@ class LineReader {
 
  private:
   bool fill();
+  // next_lines' per-line bookkeeping: false when the line is dropped (flag_invalid)
+  bool accept_line(std::string_view text, std::size_t& begin, std::size_t& end);
   std::string path_;
   LineReaderOptions options_;
   void* gz_ = nullptr;  // gzFile, kept opaque so that zlib.h stays out of the header

@@ -7,6 +7,7 @@
 // k+1 while they process chunk k (reading and writing were a third of BPE apply's wall time when
 // they ran between the parallel parts). Each block's output is one buffer written with one call.
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <exception>
 #include <functional>
@@ -23,26 +24,33 @@
 namespace synmt {
 
 // fn appends the result for one line (without its newline) to `out`.
-using LineAppender = std::function<void(const std::string& line, std::string& out)>;
+using LineAppender = std::function<void(std::string_view line, std::string& out)>;
 
 namespace detail {
-// One chunk of input lines and its output, one block per worker. Cache-line aligned: the reading
-// thread fills one chunk while the workers read the other, and sharing a line between the two
-// (count was written per line read) slowed the workers by half.
+// One chunk of input lines and its output in blocks of kBlockLines lines, which the workers take
+// in turn (a static split into one block per worker left one waiting for the other where new
+// words, slow to segment, were unevenly spread). Cache-line aligned: the reading thread fills one
+// chunk while the workers read the other, and sharing a line between the two slowed them.
+constexpr std::size_t kBlockLines = 1024;
 struct alignas(64) LineChunk {
-  std::vector<std::string> lines;  // slots reused: lines are read straight into their capacity
+  std::string text;                    // the chunk's bytes (LineReader::next_lines)
+  std::vector<std::string_view> lines;  // its lines
   std::size_t count = 0;
   std::size_t first_line = 0;  // line number of lines[0]
   std::vector<std::string> blocks;
+  std::vector<std::exception_ptr> errors;  // per block
+  alignas(64) std::atomic<std::size_t> next_block{0};
+  std::size_t block_count() const { return (count + kBlockLines - 1) / kBlockLines; }
 };
 
 inline bool read_chunk(LineReader& in, LineChunk& chunk, std::size_t chunk_size) {
-  if (chunk.lines.size() < chunk_size) chunk.lines.resize(chunk_size);
   chunk.first_line = in.line_number() + 1;
-  std::size_t count = 0;
-  while (count < chunk_size && in.next(chunk.lines[count]))
-    if (!in.last_line_invalid()) ++count;  // only flagged with flag_invalid
+  in.next_lines(chunk.text, chunk.lines, chunk_size);
+  const std::size_t count = chunk.lines.size();
   chunk.count = count;
+  chunk.blocks.resize(std::max(chunk.blocks.size(), chunk.block_count()));
+  chunk.errors.assign(chunk.block_count(), nullptr);
+  chunk.next_block.store(0);
   return count > 0;
 }
 }  // namespace detail
@@ -70,16 +78,11 @@ inline void map_lines_into(LineReader& in, AtomicFile& out, int threads, const L
   const bool validate = in.options().check_utf8 && !in.options().flag_invalid;
   if (validate) in.set_check_utf8(false);
   detail::LineChunk chunks[2];
-  chunks[0].blocks.resize(n);
-  chunks[1].blocks.resize(n);
   detail::LineChunk* current = &chunks[0];  // the chunk the workers process (set under the mutex)
   std::mutex m;
   std::condition_variable work_cv, done_cv;
   std::size_t generation = 0, finished = 0;
   bool stop = false;
-  // workers' exceptions are rethrown on the calling thread, the earliest block's first (so the
-  // first invalid line of a chunk is the one reported)
-  std::vector<std::exception_ptr> worker_errors(n);
   std::vector<std::thread> pool;
   for (std::size_t t = 0; t < n; ++t)
     pool.emplace_back([&, t]() {
@@ -93,32 +96,31 @@ inline void map_lines_into(LineReader& in, AtomicFile& out, int threads, const L
           seen = generation;
           chunk = current;
         }
-        std::exception_ptr error;
-        try {
-          // contiguous blocks keep the output order simple; a local string (its buffer swapped in
-          // and out) because the blocks' string objects share a cache line, and appending to them
-          // in place from two threads made every append a cache-line transfer
-          const std::size_t per = (chunk->count + n - 1) / n, end = std::min(chunk->count, (t + 1) * per);
-          const std::string* lines = chunk->lines.data();
+        // take blocks until none is left; each is built in a local string (its buffer swapped in
+        // and out) because neighbouring string objects share a cache line
+        for (std::size_t b; (b = chunk->next_block.fetch_add(1)) < chunk->block_count();) {
           std::string block;
-          block.swap(chunk->blocks[t]);
+          block.swap(chunk->blocks[b]);
           block.clear();
-          for (std::size_t i = t * per; i < end; ++i) {
-            if (validate) {
-              const std::size_t bad = utf8::find_invalid(lines[i]);
-              if (bad != std::string::npos)
-                throw InputError(in.path(), chunk->first_line + i, LineReader::invalid_utf8_message(bad));
+          try {
+            const std::string_view* lines = chunk->lines.data();
+            for (std::size_t i = b * detail::kBlockLines, end = std::min(chunk->count, i + detail::kBlockLines); i < end;
+                 ++i) {
+              if (validate) {
+                const std::size_t bad = utf8::find_invalid(lines[i]);
+                if (bad != std::string::npos)
+                  throw InputError(in.path(), chunk->first_line + i, LineReader::invalid_utf8_message(bad));
+              }
+              fn(lines[i], block);
+              block.push_back('\n');
             }
-            fn(lines[i], block);
-            block.push_back('\n');
+          } catch (...) {
+            chunk->errors[b] = std::current_exception();
           }
-          block.swap(chunk->blocks[t]);
-        } catch (...) {
-          error = std::current_exception();
+          block.swap(chunk->blocks[b]);
         }
         {
           std::lock_guard<std::mutex> lock(m);
-          if (error) worker_errors[t] = error;
           ++finished;
         }
         done_cv.notify_one();
@@ -133,7 +135,7 @@ inline void map_lines_into(LineReader& in, AtomicFile& out, int threads, const L
     for (auto& th : pool) th.join();
   };
   auto write_blocks = [&out](const detail::LineChunk& chunk) {
-    for (const auto& block : chunk.blocks) out.write(block);
+    for (std::size_t b = 0; b < chunk.block_count(); ++b) out.write(chunk.blocks[b]);
   };
   try {
     bool more = detail::read_chunk(in, chunks[0], chunk_size);
@@ -154,7 +156,9 @@ inline void map_lines_into(LineReader& in, AtomicFile& out, int threads, const L
         std::unique_lock<std::mutex> lock(m);
         done_cv.wait(lock, [&] { return finished == n; });
       }
-      for (const auto& error : worker_errors)
+      // workers' exceptions are rethrown here, the earliest block's first (so the first invalid
+      // line of a chunk is the one reported)
+      for (const auto& error : work.errors)
         if (error) std::rethrow_exception(error);
       if (between_chunks) between_chunks();
       pending = &work;
@@ -169,12 +173,18 @@ inline void map_lines_into(LineReader& in, AtomicFile& out, int threads, const L
   if (validate) in.set_check_utf8(true);
 }
 
-// The same for functions that return each line's result.
+// The same for functions that take a line as a string and return its result.
 inline void map_lines_in_order(LineReader& in, AtomicFile& out, int threads,
                                const std::function<std::string(const std::string&)>& fn,
                                std::size_t chunk_size = 20000) {
   map_lines_into(
-      in, out, threads, [&fn](const std::string& line, std::string& block) { block += fn(line); }, chunk_size);
+      in, out, threads,
+      [&fn](std::string_view line, std::string& block) {
+        thread_local std::string copy;
+        copy.assign(line.data(), line.size());
+        block += fn(copy);
+      },
+      chunk_size);
 }
 
 }  // namespace synmt

@@ -96,3 +96,45 @@ TEST(AtomicFile, DevicesAreWrittenInPlaceNeverReplaced) {
   EXPECT_TRUE(std::filesystem::is_character_file("/dev/null"));
   EXPECT_FALSE(std::filesystem::exists("/dev/null.tmp." + std::to_string(::getpid())));
 }
+
+TEST(LineReader, NextLinesMatchesNextLineByLine) {
+  // BOM, CRLF, an empty line, an invalid line (flagged mode drops and counts it), no final newline
+  std::string text = "\xEF\xBB\xBF" "first\r\nsecond\n\nbad \xC3\x28\n";
+  for (int i = 0; i < 3000; ++i) text += "line " + std::to_string(i) + "\n";
+  text += "last without newline";
+  const auto path = synmt::test::write_tmp("next_lines.txt", text);
+  synmt::LineReaderOptions o;
+  o.flag_invalid = true;
+  std::vector<std::string> expected;
+  {
+    synmt::LineReader r(path, o);
+    std::string line;
+    while (r.next(line))
+      if (!r.last_line_invalid()) expected.push_back(line);
+    EXPECT_EQ(r.invalid_lines(), 1u);
+  }
+  for (std::size_t batch : {1u, 7u, 1000u, 100000u}) {
+    synmt::LineReader r(path, o);
+    std::vector<std::string> got;
+    std::string first;
+    ASSERT_TRUE(r.next(first));  // mixing next() and next_lines() continues where it left off
+    got.push_back(first);
+    std::string chunk;
+    std::vector<std::string_view> lines;
+    while (r.next_lines(chunk, lines, batch))
+      for (auto l : lines) got.emplace_back(l);
+    EXPECT_EQ(got, expected) << "batch " << batch;
+    EXPECT_EQ(r.invalid_lines(), 1u);
+    EXPECT_EQ(r.line_number(), 3005u);
+  }
+  synmt::LineReaderOptions strict;
+  synmt::LineReader r(path, strict);
+  std::string chunk;
+  std::vector<std::string_view> lines;
+  try {
+    r.next_lines(chunk, lines, 100);
+    FAIL() << "invalid UTF-8 accepted";
+  } catch (const synmt::InputError& e) {
+    EXPECT_EQ(e.line(), 4u);
+  }
+}

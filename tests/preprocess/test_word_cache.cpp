@@ -82,7 +82,7 @@ TEST(ParallelLines, WorkersNameTheFirstInvalidLineOfTheFile) {
     synmt::LineReader in(path);
     synmt::AtomicFile out(synmt::test::tmp_path("many_lines.out"));
     try {
-      synmt::map_lines_into(in, out, threads, [](const std::string& l, std::string& o) { o += l; });
+      synmt::map_lines_into(in, out, threads, [](std::string_view l, std::string& o) { o += l; });
       FAIL() << "no error with " << threads << " threads";
     } catch (const synmt::InputError& e) {
       EXPECT_EQ(e.line(), 43210u) << threads << " threads";
@@ -95,7 +95,7 @@ TEST(ParallelLines, WorkersNameTheFirstInvalidLineOfTheFile) {
   const auto ok_path = write_tmp("many_ok", ok);
   synmt::LineReader in(ok_path);
   synmt::AtomicFile out(synmt::test::tmp_path("many_ok.out"));
-  synmt::map_lines_into(in, out, 2, [](const std::string& l, std::string& o) { o += l + "!"; });
+  synmt::map_lines_into(in, out, 2, [](std::string_view l, std::string& o) { o += l; o += "!"; });
   out.commit();
   const auto lines = synmt::read_lines(synmt::test::tmp_path("many_ok.out"));
   ASSERT_EQ(lines.size(), 45000u);
