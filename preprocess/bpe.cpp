@@ -323,8 +323,8 @@ std::atomic<uint64_t> next_codes_instance{1};
 }  // namespace
 
 int32_t BpeCodes::unit_id(const std::string& unit) {
-  auto [it, added] = unit_ids_.emplace(unit, static_cast<int32_t>(units_.size()));
-  if (!added) return it->second;
+  if (auto known = unit_ids_.find(unit); known != unit_ids_.end()) return known->second;  // no node built
+  auto it = unit_ids_.emplace(unit, static_cast<int32_t>(units_.size())).first;
   units_.push_back(unit);
   // single code points (with or without "</w>") are found by char_key when words are split up
   std::string_view body(unit);
@@ -370,9 +370,12 @@ BpeCodes::BpeCodes(const std::string& path, BpeApplyOptions options)
     const uint64_t key = pair_key(unit_id(left), unit_id(right));
     // the first occurrence of a pair keeps its rank, as in subword-nmt's dict construction
     if (!pairs_.find(key)) pairs_[key] = static_cast<int64_t>((uint64_t(rank) << 32) | uint32_t(unit_id(left + right)));
-    // merged string -> pair; subword-nmt's dict ends up with the lowest-ranked pair per string
-    std::string merged = left + right;
-    reverse_.emplace(std::move(merged), std::make_pair(std::move(left), std::move(right)));
+    // merged string -> pair, for splitting segments missing from a vocabulary back;
+    // subword-nmt's dict ends up with the lowest-ranked pair per string
+    if (!options_.vocabulary.empty()) {
+      std::string merged = left + right;
+      reverse_.emplace(std::move(merged), std::make_pair(std::move(left), std::move(right)));
+    }
   }
   end_of_word_ = unit_id("</w>");  // version 0.1 codes append it as a unit of its own
   if (!options_.vocabulary.empty()) {
@@ -651,22 +654,28 @@ void BpeCodes::apply_line_to(std::string_view line, std::string& out) const {
     // one pass finds the word's end and hashes it, 8 bytes at a time (this loop is most of apply's
     // time): a space is found in a chunk by the classic has-zero-byte test on chunk ^ "        ";
     // the lowest flagged byte is always exact. The chunk bytes before it are the word's.
-    uint64_t h = kStringHashStart;
+    uint64_t h = kStringHashStart, first_chunk = 0;
     std::size_t sp = p;
     for (;;) {
       const std::size_t avail = e - sp;
       uint64_t w = 0;
-      std::memcpy(&w, line.data() + sp, std::min<std::size_t>(avail, 8));
+      if (avail >= 8) std::memcpy(&w, line.data() + sp, 8);  // a single load; the general case is a call
+      else std::memcpy(&w, line.data() + sp, avail);
       const uint64_t x = w ^ 0x2020202020202020ULL;
       const uint64_t spaces = (x - 0x0101010101010101ULL) & ~x & 0x8080808080808080ULL;
       std::size_t n = spaces ? static_cast<std::size_t>(__builtin_ctzll(spaces)) / 8 : 8;
       if (n > avail) n = avail;
       if (n == 8) {
+        if (sp == p) first_chunk = w;
         h = string_hash_chunk(h, w);
         sp += 8;
         continue;
       }
-      if (n > 0) h = string_hash_chunk(h, w & (~0ULL >> (64 - 8 * n)));
+      if (n > 0) {
+        w &= ~0ULL >> (64 - 8 * n);
+        if (sp == p) first_chunk = w;
+        h = string_hash_chunk(h, w);
+      }
       sp += n;
       break;
     }
@@ -676,7 +685,8 @@ void BpeCodes::apply_line_to(std::string_view line, std::string& out) const {
       std::string_view word = line.substr(p, sp - p), hit;
       if (!cache) {
         out += segment_joined(word);
-      } else if (h = string_hash_finish(h, sp - p); shared_cache_.find(word, h, hit) || cache->find(word, h, hit)) {
+      } else if (h = string_hash_finish(h, sp - p);
+                 shared_cache_.find(word, h, hit, first_chunk) || cache->find(word, h, hit, first_chunk)) {
         out.append(hit.data(), hit.size());
       } else {
         std::string joined = segment_joined(word);
