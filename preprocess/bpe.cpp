@@ -511,50 +511,52 @@ void BpeCodes::merge_with_dropout(std::vector<int32_t>& ids) const {
 }
 
 // The same merges without dropout, keeping each adjacent pair's (rank, merged id) between rounds:
-// only pairs touching a merge are looked up again (half the lookups on typical words).
+// only pairs touching a merge are looked up again (half the lookups on typical words), and each
+// round rewrites the word in place from the leftmost occurrence of the chosen pair (the first
+// minimum), where an untouched neighbour pair keeps its old entry.
 void BpeCodes::merge_greedily(std::vector<int32_t>& ids) const {
-  thread_local std::vector<uint64_t> pair_merge, next_merge;
-  thread_local std::vector<int32_t> next;
-  thread_local std::vector<std::size_t> source;  // old position of each new unit
-  thread_local std::vector<char> fresh;           // the unit was made by this round's merge
   auto lookup = [this](int32_t left, int32_t right) {
     const int64_t* merge = pairs_.find(pair_key(left, right));
     return merge ? static_cast<uint64_t>(*merge) : kNoMerge;
   };
-  pair_merge.resize(ids.size() - 1);
-  for (std::size_t i = 0; i + 1 < ids.size(); ++i) pair_merge[i] = lookup(ids[i], ids[i + 1]);
-  while (ids.size() > 1) {
-    std::size_t best_pos = 0;
-    for (std::size_t i = 1; i < pair_merge.size(); ++i)
-      if (pair_merge[i] < pair_merge[best_pos]) best_pos = i;
-    const uint64_t best = pair_merge[best_pos];
-    if (best == kNoMerge) break;
-    const int32_t a = ids[best_pos], b = ids[best_pos + 1], merged = static_cast<int32_t>(best & 0xffffffffu);
-    next.clear();
-    source.clear();
-    fresh.clear();
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-      source.push_back(i);
-      if (i + 1 < ids.size() && ids[i] == a && ids[i + 1] == b) {
-        next.push_back(merged);
-        fresh.push_back(1);
-        ++i;
+  thread_local std::vector<uint64_t> pair_merge;
+  pair_merge.resize(ids.size());
+  uint64_t* pm = pair_merge.data();
+  int32_t* w = ids.data();
+  std::size_t n = ids.size();
+  for (std::size_t i = 0; i + 1 < n; ++i) pm[i] = lookup(w[i], w[i + 1]);
+  while (n > 1) {
+    std::size_t best = 0;
+    for (std::size_t i = 1; i + 1 < n; ++i)
+      if (pm[i] < pm[best]) best = i;
+    const uint64_t chosen = pm[best];
+    if (chosen == kNoMerge) break;
+    const int32_t a = w[best], b = w[best + 1], merged = static_cast<int32_t>(chosen & 0xffffffffu);
+    std::size_t out = best, prev_source = 0;
+    bool prev_fresh = false;
+    for (std::size_t i = best; i < n;) {  // out <= i: nothing unread is overwritten
+      const std::size_t source = i;
+      bool fresh;
+      if (i + 1 < n && w[i] == a && w[i + 1] == b) {
+        w[out] = merged;
+        fresh = true;
+        i += 2;
       } else {
-        next.push_back(ids[i]);
-        fresh.push_back(0);
+        w[out] = w[i];
+        fresh = false;
+        i += 1;
       }
+      // pm[prev_source] is not yet overwritten: writes so far reach out - 2 < prev_source
+      if (out > 0) pm[out - 1] = (fresh || prev_fresh) ? lookup(w[out - 1], w[out]) : pm[prev_source];
+      prev_source = source;
+      prev_fresh = fresh;
+      ++out;
     }
-    next_merge.resize(next.size() - 1);
-    for (std::size_t j = 0; j + 1 < next.size(); ++j)  // untouched neighbours were neighbours before
-      next_merge[j] = (fresh[j] || fresh[j + 1]) ? lookup(next[j], next[j + 1]) : pair_merge[source[j]];
-    ids.swap(next);
-    pair_merge.swap(next_merge);
+    n = out;
   }
+  ids.resize(n);
 }
 
-// The merge loop of apply_bpe.py's encode() over interned unit ids: the best-ranked adjacent pair
-// is merged everywhere (left to right, non-overlapping) until no known pair is left. Integer pairs
-// in a flat table replace the "a b" strings hashed per probe in the first version (3x faster).
 // The merged unit ids of a word (glossaries and vocabulary aside); false for a single code point,
 // which stays as it is. Units absent from the codes get ids past units_, their text in `unknown`.
 bool BpeCodes::merge_word(std::string_view orig, std::vector<int32_t>& ids, std::vector<std::string>& unknown) const {
