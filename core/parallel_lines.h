@@ -3,9 +3,11 @@
 // for per-line tools (tokenisation, language identification, BPE) whose lines are independent.
 // The worker threads live for the whole stream, so per-thread caches (BPE's word cache) persist;
 // memory stays bounded by two chunks however long the input is. With several threads the calling
-// thread only does I/O, overlapped with the workers: it writes chunk k-1's output and reads chunk
-// k+1 while they process chunk k (reading and writing were a third of BPE apply's wall time when
-// they ran between the parallel parts). Each block's output is one buffer written with one call.
+// thread does the I/O overlapped with the workers, then joins them: it writes chunk k-1's output
+// and reads chunk k+1 while they process chunk k, then takes what blocks of chunk k are left
+// (reading and writing were a third of BPE apply's wall time when they ran between the parallel
+// parts; a calling thread that only waited left a core idle). Each block's output is one buffer
+// written with one call.
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
@@ -27,7 +29,7 @@ namespace synmt {
 using LineAppender = std::function<void(std::string_view line, std::string& out)>;
 
 namespace detail {
-// One chunk of input lines and its output in blocks of kBlockLines lines, which the workers take
+// One chunk of input lines and its output in blocks of kBlockLines lines, which the threads take
 // in turn (a static split into one block per worker left one waiting for the other where new
 // words, slow to segment, were unevenly spread). Cache-line aligned: the reading thread fills one
 // chunk while the workers read the other, and sharing a line between the two slowed them.
@@ -83,9 +85,34 @@ inline void map_lines_into(LineReader& in, AtomicFile& out, int threads, const L
   std::condition_variable work_cv, done_cv;
   std::size_t generation = 0, finished = 0;
   bool stop = false;
-  std::vector<std::thread> pool;
-  for (std::size_t t = 0; t < n; ++t)
-    pool.emplace_back([&, t]() {
+  // Takes blocks of a chunk until none is left; each is built in a local string (its buffer
+  // swapped in and out) because neighbouring string objects share a cache line.
+  auto process_blocks = [&](detail::LineChunk* chunk) {
+    for (std::size_t b; (b = chunk->next_block.fetch_add(1)) < chunk->block_count();) {
+      std::string block;
+      block.swap(chunk->blocks[b]);
+      block.clear();
+      try {
+        const std::string_view* lines = chunk->lines.data();
+        for (std::size_t i = b * detail::kBlockLines, end = std::min(chunk->count, i + detail::kBlockLines); i < end;
+             ++i) {
+          if (validate) {
+            const std::size_t bad = utf8::find_invalid(lines[i]);
+            if (bad != std::string::npos)
+              throw InputError(in.path(), chunk->first_line + i, LineReader::invalid_utf8_message(bad));
+          }
+          fn(lines[i], block);
+          block.push_back('\n');
+        }
+      } catch (...) {
+        chunk->errors[b] = std::current_exception();
+      }
+      block.swap(chunk->blocks[b]);
+    }
+  };
+  std::vector<std::thread> pool;  // n - 1 workers: the calling thread takes blocks too
+  for (std::size_t t = 1; t < n; ++t)
+    pool.emplace_back([&]() {
       std::size_t seen = 0;
       for (;;) {
         detail::LineChunk* chunk = nullptr;
@@ -96,29 +123,7 @@ inline void map_lines_into(LineReader& in, AtomicFile& out, int threads, const L
           seen = generation;
           chunk = current;
         }
-        // take blocks until none is left; each is built in a local string (its buffer swapped in
-        // and out) because neighbouring string objects share a cache line
-        for (std::size_t b; (b = chunk->next_block.fetch_add(1)) < chunk->block_count();) {
-          std::string block;
-          block.swap(chunk->blocks[b]);
-          block.clear();
-          try {
-            const std::string_view* lines = chunk->lines.data();
-            for (std::size_t i = b * detail::kBlockLines, end = std::min(chunk->count, i + detail::kBlockLines); i < end;
-                 ++i) {
-              if (validate) {
-                const std::size_t bad = utf8::find_invalid(lines[i]);
-                if (bad != std::string::npos)
-                  throw InputError(in.path(), chunk->first_line + i, LineReader::invalid_utf8_message(bad));
-              }
-              fn(lines[i], block);
-              block.push_back('\n');
-            }
-          } catch (...) {
-            chunk->errors[b] = std::current_exception();
-          }
-          block.swap(chunk->blocks[b]);
-        }
+        process_blocks(chunk);
         {
           std::lock_guard<std::mutex> lock(m);
           ++finished;
@@ -152,9 +157,10 @@ inline void map_lines_into(LineReader& in, AtomicFile& out, int threads, const L
       work_cv.notify_all();
       if (pending) write_blocks(*pending);  // `next` is free once its output is written
       more = detail::read_chunk(in, next, chunk_size);
+      process_blocks(&work);  // I/O done: help with whatever blocks are left
       {
         std::unique_lock<std::mutex> lock(m);
-        done_cv.wait(lock, [&] { return finished == n; });
+        done_cv.wait(lock, [&] { return finished == n - 1; });
       }
       // workers' exceptions are rethrown here, the earliest block's first (so the first invalid
       // line of a chunk is the one reported)
