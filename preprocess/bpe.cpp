@@ -378,6 +378,11 @@ BpeCodes::BpeCodes(const std::string& path, BpeApplyOptions options)
     }
   }
   end_of_word_ = unit_id("</w>");  // version 0.1 codes append it as a unit of its own
+  for (int c = 0; c < 128; ++c)
+    for (int final = 0; final < 2; ++final) {
+      const int64_t* id = char_ids_.find(char_key(std::string_view(reinterpret_cast<const char*>(&c), 1), final != 0));
+      ascii_ids_[c][final] = id ? static_cast<int32_t>(*id) : -1;
+    }
   if (!options_.vocabulary.empty()) {
     LineReader vin(options_.vocabulary, ro);
     std::string vline;
@@ -570,8 +575,16 @@ bool BpeCodes::merge_word(std::string_view orig, std::vector<int32_t>& ids, std:
     return static_cast<int32_t>(units_.size() + unknown.size() - 1);
   };
   for (std::size_t i = 0; i < orig.size();) {
-    std::size_t start = i;
-    utf8::next(orig, i);
+    const auto c = static_cast<unsigned char>(orig[i]);
+    const bool final = version_ == 2 && i + 1 == orig.size();
+    if (c < 0x80 && ascii_ids_[c][final] >= 0) {  // most characters: a table instead of a hash probe
+      ids.push_back(ascii_ids_[c][final]);
+      ++i;
+      continue;
+    }
+    const std::size_t start = i;
+    const std::size_t len = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;  // valid UTF-8 (checked on input)
+    i = std::min(orig.size(), i + len);
     ids.push_back(symbol(orig.substr(start, i - start), version_ == 2 && i == orig.size()));
   }
   if (ids.size() == 1) return false;

@@ -83,6 +83,7 @@ class BpeCodes {
   std::vector<std::string> units_;
   FlatCountMap pairs_;
   FlatCountMap char_ids_;  // single-code-point units (optionally with "</w>") by char_key
+  int32_t ascii_ids_[128][2];  // the same for ASCII characters: [byte][followed by "</w>"], -1 = none
   int32_t end_of_word_ = 0;
   std::unordered_map<std::string, std::pair<std::string, std::string>> reverse_;  // merged -> pair (lowest rank)
   std::unordered_set<std::string> vocab_;
