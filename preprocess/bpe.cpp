@@ -662,7 +662,17 @@ void BpeCodes::apply_line_to(std::string_view line, std::string& out) const {
   auto ws = [](char c) { return c == '\r' || c == '\n' || c == ' '; };
   while (b < e && ws(line[b])) ++b;
   while (e > b && ws(line[e - 1])) --e;
-  out.append(line.substr(0, b));
+  // The line's output is written through a pointer into space reserved for the worst case (every
+  // character its own unit: sep + 2 bytes per input byte) plus slack, so that cached forms of up to
+  // 32 bytes are copied with one fixed-size copy: the appends' calls were a tenth of apply's time.
+  const std::size_t base = out.size();
+  out.resize(base + line.size() * (options_.separator.size() + 2) + kCopySlack);
+  char* o = out.data() + base;
+  auto put = [&o](std::string_view text) {
+    std::memcpy(o, text.data(), text.size());
+    o += text.size();
+  };
+  put(line.substr(0, b));
   bool first_word = true;
   std::size_t p = b;
   while (p < e) {  // words separated by single spaces; empty words (double spaces) skipped
@@ -695,23 +705,29 @@ void BpeCodes::apply_line_to(std::string_view line, std::string& out) const {
       break;
     }
     if (sp > p) {
-      if (!first_word) out.push_back(' ');
+      if (!first_word) *o++ = ' ';
       first_word = false;
       std::string_view word = line.substr(p, sp - p), hit;
       if (!cache) {
-        out += segment_joined(word);
+        put(segment_joined(word));
       } else if (h = string_hash_finish(h, sp - p);
                  shared_cache_.find(word, h, hit, first_chunk) || cache->find(word, h, hit, first_chunk)) {
-        out.append(hit.data(), hit.size());
+        if (hit.size() <= kCopySlack / 2) {
+          std::memcpy(o, hit.data(), kCopySlack / 2);  // cache entries are followed by readable bytes
+          o += hit.size();
+        } else {
+          put(hit);
+        }
       } else {
         std::string joined = segment_joined(word);
         cache->insert(word, h, joined);
-        out += joined;
+        put(joined);
       }
     }
     p = sp + 1;
   }
-  if (e < line.size() && b < e) out.append(line.substr(e));
+  if (e < line.size() && b < e) put(line.substr(e));
+  out.resize(static_cast<std::size_t>(o - out.data()));
 }
 
 WordCache& BpeCodes::thread_cache() const {

@@ -90,6 +90,7 @@ class BpeCodes {
   std::vector<std::regex> glossary_res_;
   std::unique_ptr<std::regex> glossary_full_;  // ^(g1|g2|...)$
   int version_ = 2;  // codes format 0.1 or 0.2 (end-of-word handling)
+  static constexpr std::size_t kCopySlack = 2 * WordCache::kReadSlack;  // see apply_line_to
   // the word as it appears in the output ("a@@ b@@ c")
   std::string segment_joined(std::string_view word) const;
   BpeApplyOptions options_;

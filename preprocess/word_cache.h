@@ -20,6 +20,10 @@ namespace synmt {
 
 class WordCache {
  public:
+  // Bytes readable past any key or value (block padding): callers may copy short values with one
+  // fixed-size copy of this many bytes.
+  static constexpr std::size_t kReadSlack = 32;
+
   explicit WordCache(std::size_t max_entries = std::size_t(1) << 22, std::size_t max_bytes = std::size_t(1) << 30)
       : max_entries_(max_entries), max_bytes_(max_bytes) {
     reset();
@@ -60,7 +64,7 @@ class WordCache {
     if (blocks_.empty() || block_used_ + need > block_size_) {
       if (blocks_.size() + 1 >= kMaxBlocks) reset();
       block_size_ = std::max(kBlockBytes, need);  // an outsized entry gets a block of its own
-      blocks_.emplace_back(new char[block_size_ + 8]());  // + 8: find() reads 8 key bytes
+      blocks_.emplace_back(new char[block_size_ + kReadSlack]());  // find() reads 8 key bytes, callers kReadSlack
       block_used_ = 0;
     }
     char* p = blocks_.back().get() + block_used_;
