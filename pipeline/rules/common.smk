@@ -181,6 +181,11 @@ def train_launcher(system):
     return f"{launcher} -n {ranks} "
 
 
+def train_uses_gpu(system):
+    """Whether the system trains on CUDA (train.device cuda or cuda:N)."""
+    return str(SYSTEMS[system].get("train", {}).get("device", "cpu")).startswith("cuda")
+
+
 # --- parsing (pipeline/rules/parse.smk) ---
 PARSERS = config.get("parsers", {})
 for _pair, _spec in PAIRS.items():

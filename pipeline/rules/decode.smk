@@ -15,6 +15,8 @@ rule translate:
         bin=BIN,
         d=lambda w: SYSTEMS[w.system]["decode"],
     threads: config["threads"]
+    resources:
+        gpu=lambda w: 1 if SYSTEMS[w.system]["decode"]["device"] != "cpu" else 0,
     log:
         f"{RESULTS}/systems/{{system}}/translate.{{split}}.log",
     benchmark:
@@ -23,7 +25,8 @@ rule translate:
         "{params.bin}/synmt-translate -m {input.checkpoint} --src-vocab {input.src_vocab} --tgt-vocab {input.tgt_vocab}"
         " -i {input.src} -o {output} --raw"
         " -k {params.d[beam]} --length-penalty {params.d[length_penalty]} --max-len-a {params.d[max_len_a]}"
-        " --max-len-b {params.d[max_len_b]} --batch-size {params.d[batch_size]} --threads {threads} 2> {log}"
+        " --max-len-b {params.d[max_len_b]} --batch-size {params.d[batch_size]} --threads {threads}"
+        " --device {params.d[device]} 2> {log}"
 
 
 rule postprocess:

@@ -35,6 +35,8 @@ rule train:
     resources:
         runtime=24 * 60,
         tasks=lambda w: SYSTEMS[w.system].get("ranks", 1),
+        # one GPU per rank when train.device is cuda (the SLURM executor turns this into --gpus)
+        gpu=lambda w: SYSTEMS[w.system].get("ranks", 1) if train_uses_gpu(w.system) else 0,
     log:
         f"{RESULTS}/systems/{{system}}/train.log",
     benchmark:

@@ -128,4 +128,19 @@ Batch make_source_batch(const std::vector<std::vector<int32_t>>& sentences) {
   return batch;
 }
 
+SourceInput to_device(SourceInput source, const torch::Device& device) {
+  if (source.tokens.device() == device) return source;
+  source.tokens = source.tokens.to(device);
+  source.lengths = source.lengths.to(device);
+  for (auto& [name, t] : source.features) t = t.to(device);
+  return source;
+}
+
+Batch to_device(Batch batch, const torch::Device& device) {
+  batch.source = to_device(std::move(batch.source), device);
+  if (batch.tgt_in.defined()) batch.tgt_in = batch.tgt_in.to(device);
+  if (batch.tgt_out.defined()) batch.tgt_out = batch.tgt_out.to(device);
+  return batch;
+}
+
 }  // namespace synmt

@@ -47,4 +47,9 @@ class BatchIterator {
 // Source-only batches for decoding, in the original order of `sentences`.
 Batch make_source_batch(const std::vector<std::vector<int32_t>>& sentences);
 
+// The source input / batch with its tensors on `device` (no copy for tensors already there).
+// Batches are built on the CPU; a GPU run moves each one just before use.
+SourceInput to_device(SourceInput source, const torch::Device& device);
+Batch to_device(Batch batch, const torch::Device& device);
+
 }  // namespace synmt

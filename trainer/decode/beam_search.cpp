@@ -1,5 +1,8 @@
 #include "trainer/decode/beam_search.h"
 
+#include "trainer/data/batches.h"
+#include "trainer/device.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -27,7 +30,9 @@ std::vector<std::vector<Hypothesis>> beam_search(Seq2SeqModel& model, const Batc
     throw ConfigError("length normalisation '" + o.length_norm + "' is neither 'gnmt' nor 'average'");
   torch::NoGradGuard no_grad;
   const int64_t B = batch.source.batch_size(), K = o.beam_size;
-  DecodeState state = model.encode(batch.source);
+  // the model runs on its device; the search's bookkeeping (scores, histories) stays on the CPU
+  const torch::Device device = module_device(model);
+  DecodeState state = model.encode(to_device(batch.source, device));
   state.reorder(torch::arange(B).repeat_interleave(K));
   std::vector<double> scores(static_cast<std::size_t>(B * K), kNegInf);
   for (int64_t b = 0; b < B; ++b) scores[static_cast<std::size_t>(b * K)] = 0.0;  // one live beam at start
@@ -45,12 +50,12 @@ std::vector<std::vector<Hypothesis>> beam_search(Seq2SeqModel& model, const Batc
   const int64_t candidates = std::min<int64_t>(2 * K, K * 1000000);
   torch::Tensor attention_history;  // (B*K, t, S) with collect_attention
   for (int64_t t = 0; t < longest; ++t) {
-    torch::Tensor logp = model.step(state, prev).to(torch::kFloat64);  // (B*K, V)
+    torch::Tensor logp = model.step(state, prev.to(device)).to(torch::kCPU, torch::kFloat64);  // (B*K, V)
     torch::Tensor attention_now;  // history including this step, before following the beams
     if (o.collect_attention) {
       if (!state.tensors.count("attention"))
         throw ConfigError("this model does not expose a source attention to dump");
-      auto row = state["attention"].unsqueeze(1).to(torch::kFloat32);
+      auto row = state["attention"].unsqueeze(1).to(torch::kCPU, torch::kFloat32);
       attention_now = attention_history.defined() ? torch::cat({attention_history, row}, 1) : row;
     }
     const int64_t V = logp.size(1);
@@ -120,7 +125,8 @@ std::vector<std::vector<Hypothesis>> beam_search(Seq2SeqModel& model, const Batc
 std::vector<std::vector<int32_t>> greedy_search(Seq2SeqModel& model, const Batch& batch, const SearchOptions& o) {
   torch::NoGradGuard no_grad;
   const int64_t B = batch.source.batch_size();
-  DecodeState state = model.encode(batch.source);
+  const torch::Device device = module_device(model);
+  DecodeState state = model.encode(to_device(batch.source, device));
   std::vector<std::vector<int32_t>> out(static_cast<std::size_t>(B));
   std::vector<bool> done(static_cast<std::size_t>(B), false);
   auto src_len = batch.source.lengths.accessor<int64_t, 1>();
@@ -128,7 +134,7 @@ std::vector<std::vector<int32_t>> greedy_search(Seq2SeqModel& model, const Batch
   for (int64_t b = 0; b < B; ++b) longest = std::max<int64_t>(longest, static_cast<int64_t>(o.max_len_a * src_len[b] + o.max_len_b));
   torch::Tensor prev = torch::full({B}, Vocab::kBos, torch::kInt64);
   for (int64_t t = 0; t < longest; ++t) {
-    prev = model.step(state, prev).argmax(1);
+    prev = model.step(state, prev.to(device)).argmax(1).to(torch::kCPU);
     auto p = prev.accessor<int64_t, 1>();
     for (int64_t b = 0; b < B; ++b) {
       int64_t limit = static_cast<int64_t>(o.max_len_a * src_len[b] + o.max_len_b);

@@ -7,6 +7,9 @@
 #ifdef SYNMT_WITH_MPI
 #include <mpi.h>
 #endif
+#ifdef SYNMT_WITH_NCCL
+#include "trainer/dist/nccl_communicator.h"
+#endif
 
 namespace synmt {
 namespace {
@@ -46,9 +49,11 @@ class MpiCommunicator : public Communicator {
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   void allreduce_sum(std::vector<torch::Tensor>& tensors) override {
+    if (tensors.empty()) return;
     std::vector<torch::Tensor> flat;
     for (auto& t : tensors) flat.push_back(t.reshape({-1}).to(torch::kFloat32));
-    torch::Tensor bucket = torch::cat(flat).contiguous();
+    // GPU tensors go through host memory (MPI is not assumed CUDA-aware); NCCL is the fast path
+    torch::Tensor bucket = torch::cat(flat).to(torch::kCPU).contiguous();
     MPI_Allreduce(MPI_IN_PLACE, bucket.data_ptr<float>(), static_cast<int>(bucket.numel()), MPI_FLOAT, MPI_SUM,
                   MPI_COMM_WORLD);
     int64_t offset = 0;
@@ -64,7 +69,7 @@ class MpiCommunicator : public Communicator {
   }
   void broadcast(std::vector<torch::Tensor>& tensors, int root) override {
     for (auto& t : tensors) {
-      torch::Tensor c = t.to(torch::kFloat32).contiguous();
+      torch::Tensor c = t.to(torch::kCPU, torch::kFloat32).contiguous();
       MPI_Bcast(c.data_ptr<float>(), static_cast<int>(c.numel()), MPI_FLOAT, root, MPI_COMM_WORLD);
       t.copy_(c);
     }
@@ -85,13 +90,25 @@ int launcher_world_size() {
 
 }  // namespace
 
-std::unique_ptr<Communicator> make_communicator(const std::string& kind) {
-  const bool want_mpi = kind == "mpi" || (kind == "auto" && launcher_world_size() > 1);
-  if (kind != "auto" && kind != "mpi" && kind != "single")
-    throw std::invalid_argument("--dist: expected auto, single or mpi, got '" + kind + "'");
-  if (!want_mpi) return std::make_unique<SingleCommunicator>();
+std::unique_ptr<Communicator> make_communicator(const std::string& kind, int gpu_index) {
+  if (kind != "auto" && kind != "mpi" && kind != "single" && kind != "nccl")
+    throw std::invalid_argument("--dist: expected auto, single, mpi or nccl, got '" + kind + "'");
+  const bool several = launcher_world_size() > 1;
+  if (kind == "single" || (kind == "auto" && !several)) return std::make_unique<SingleCommunicator>();
+#ifdef SYNMT_WITH_NCCL
+  const bool nccl_built = true;
+#else
+  const bool nccl_built = false;
+#endif
+  if (kind == "nccl" && !nccl_built)
+    throw std::runtime_error("--dist nccl: this build has no NCCL (configure with -DSYNMT_WITH_NCCL=ON)");
+  if (kind == "nccl" && gpu_index < 0) throw std::runtime_error("--dist nccl needs train.device = cuda");
 #ifdef SYNMT_WITH_MPI
-  return std::make_unique<MpiCommunicator>();
+  auto mpi = std::make_unique<MpiCommunicator>();
+#ifdef SYNMT_WITH_NCCL
+  if (gpu_index >= 0 && (kind == "nccl" || kind == "auto")) return make_nccl_communicator(std::move(mpi), gpu_index);
+#endif
+  return mpi;
 #else
   throw std::runtime_error("this build has no MPI (configure with -DSYNMT_WITH_MPI=ON)");
 #endif

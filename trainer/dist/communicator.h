@@ -1,7 +1,7 @@
 #pragma once
 // Data-parallel communication (DESIGN.md §3, Marian's pattern): the training loop talks to a
 // Communicator, which is a no-op for one process and MPI_Allreduce over one flattened bucket of
-// gradients for several ranks (mpirun / srun). NCCL for GPU ranks is issue #6's remaining work.
+// gradients for several ranks (mpirun / srun), NCCL for GPU ranks (nccl_communicator.h).
 #include <torch/types.h>
 
 #include <memory>
@@ -23,8 +23,10 @@ class Communicator {
   bool is_root() const { return rank() == 0; }
 };
 
-// "single": one process. "mpi": the MPI world (MPI_Init on first use). "auto": MPI when the process
-// was started by mpirun/srun with more than one rank, single otherwise.
-std::unique_ptr<Communicator> make_communicator(const std::string& kind);
+// "single": one process. "mpi": the MPI world (MPI_Init on first use). "nccl": NCCL between the
+// ranks' GPUs (MPI for bootstrap and host values; builds with -DSYNMT_WITH_NCCL=ON). "auto": with
+// more than one rank (started by mpirun/srun), nccl when gpu_index >= 0 and NCCL is built, else
+// mpi; single otherwise. gpu_index: this rank's GPU, -1 for a CPU run.
+std::unique_ptr<Communicator> make_communicator(const std::string& kind, int gpu_index = -1);
 
 }  // namespace synmt

@@ -31,7 +31,7 @@ struct DecodeState {
   // Selects / repeats hypotheses: every tensor is index_select-ed along dim 0.
   void reorder(const torch::Tensor& index) {
     for (auto& [name, t] : tensors)
-      if (t.defined()) t = t.index_select(0, index);
+      if (t.defined()) t = t.index_select(0, index.device() == t.device() ? index : index.to(t.device()));
   }
 };
 

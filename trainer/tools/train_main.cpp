@@ -9,7 +9,9 @@
 #include "preprocess/dataset_file.h"
 #include "preprocess/vocab.h"
 #include "trainer/models/registry.h"
+#include "trainer/device.h"
 #include "trainer/runtime.h"
+#include "trainer/torch_compat.h"
 #include "trainer/train/trainer.h"
 
 int main(int argc, char** argv) {
@@ -28,7 +30,9 @@ int main(int argc, char** argv) {
         app.add_option("--src-vocab", src_vocab_path)->required();
         app.add_option("--tgt-vocab", tgt_vocab_path)->required();
         app.add_option("-o,--out-dir", out_dir, "checkpoints, metrics.jsonl, summary.json")->required();
-        app.add_option("--dist", dist, "auto | single | mpi (auto: MPI when started by mpirun/srun with > 1 rank)")
+        app.add_option("--dist", dist,
+                       "auto | single | mpi | nccl (auto: with > 1 rank from mpirun/srun, NCCL for a CUDA run "
+                       "where built, else MPI)")
             ->capture_default_str();
         app.add_flag("--resume", resume, "continue from OUT_DIR/state.pt when it exists (SLURM requeue)");
         app.add_option("--dump-params", dump_params, "write the final parameters as raw float32 (tests)");
@@ -49,7 +53,10 @@ int main(int argc, char** argv) {
         synmt::Json model = config["model"];
         model["options"]["src_vocab"] = src_vocab.size();
         model["options"]["tgt_vocab"] = tgt_vocab.size();
-        auto comm = synmt::make_communicator(dist);
+        const int gpu_index = train_options.device == "cpu"
+                                  ? -1
+                                  : synmt::resolve_device(train_options.device, synmt::launcher_local_rank()).index();
+        auto comm = synmt::make_communicator(dist, gpu_index);
         int local_ranks = 1;
         if (const char* s = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE")) local_ranks = std::max(1, std::atoi(s));
         else if (const char* s2 = std::getenv("SLURM_NTASKS_PER_NODE")) local_ranks = std::max(1, std::atoi(s2));
@@ -67,16 +74,23 @@ int main(int argc, char** argv) {
         for (const auto& p : net->parameters()) params += p.numel();
         synmt::log_info("model " + model["family"].get<std::string>() + ": " + std::to_string(params) + " parameters; " +
                         std::to_string(train.size()) + " training pairs");
+        std::string hardware = runtime.hardware;
+        if (train_options.device != "cpu") {
+          const auto device = synmt::resolve_device(train_options.device, synmt::launcher_local_rank());
+          hardware = synmt::describe_device(device) + ", " + train_options.precision + ", LibTorch " +
+                     std::to_string(synmt::compat::kTorchMajor) + "." + std::to_string(synmt::compat::kTorchMinor);
+          synmt::log_info("device: " + hardware);
+        }
         synmt::TrainResult r;
         try {
-          r = synmt::train_model(*net, resolved, train_options, train, valid, out_dir, runtime.hardware, *comm, resume, &tgt_vocab);
+          r = synmt::train_model(*net, resolved, train_options, train, valid, out_dir, hardware, *comm, resume, &tgt_vocab);
         } catch (const synmt::TrainingInterrupted& e) {
           return 128 + e.signal;
         }  // TrainingFailed and input errors: run_tool prints the message and exits 1
         if (!dump_params.empty() && comm->is_root()) {
           synmt::AtomicFile out(dump_params);
           for (const auto& p : net->parameters()) {
-            auto c = p.detach().to(torch::kFloat32).contiguous();
+            auto c = p.detach().to(torch::kCPU, torch::kFloat32).contiguous();
             out.write(std::string_view(reinterpret_cast<const char*>(c.data_ptr<float>()), static_cast<std::size_t>(c.numel()) * 4));
           }
           out.commit();

@@ -13,6 +13,7 @@
 #include "preprocess/vocab.h"
 #include "trainer/decode/beam_search.h"
 #include "trainer/decode/ensemble.h"
+#include "trainer/device.h"
 #include "trainer/runtime.h"
 #include "trainer/train/checkpoint.h"
 
@@ -25,6 +26,7 @@ int main(int argc, char** argv) {
   synmt::SearchOptions search;
   int batch_size = 32, threads = 0;
   bool raw = false;
+  std::string device_name = "cpu";
   return synmt::run_tool(
       "synmt-translate", argc, argv,
       [&](CLI::App& app) {
@@ -53,9 +55,11 @@ int main(int argc, char** argv) {
         app.add_option("--max-len-b", search.max_len_b)->capture_default_str();
         app.add_option("--batch-size", batch_size)->capture_default_str();
         app.add_option("--threads", threads, "0 = all cores");
+        app.add_option("--device", device_name, "cpu | cuda (this rank's GPU) | cuda:N")->capture_default_str();
       },
       [&]() {
         synmt::setup_runtime(threads);
+        const torch::Device device = synmt::resolve_device(device_name, synmt::launcher_local_rank());
         auto src_vocab = synmt::Vocab::load(src_vocab_path);
         auto tgt_vocab = synmt::Vocab::load(tgt_vocab_path);
         std::vector<std::shared_ptr<synmt::Seq2SeqModel>> members;
@@ -64,6 +68,7 @@ int main(int argc, char** argv) {
           const auto& vh = loaded.config.at("vocab");
           if (vh.at("src_sha256") != src_vocab.hash() || vh.at("tgt_sha256") != tgt_vocab.hash())
             throw synmt::InputError(checkpoint, 0, "the given vocabularies are not the ones this model was trained with");
+          loaded.model->to(device);
           members.push_back(loaded.model);
         }
         if (search.nbest > search.beam_size)

@@ -21,7 +21,7 @@ void save_checkpoint(const std::string& path, Seq2SeqModel& model, const nlohman
 LoadedModel load_checkpoint(const std::string& path) {
   torch::serialize::InputArchive archive;
   try {
-    archive.load_from(path);
+    archive.load_from(path, torch::Device(torch::kCPU));  // a GPU run's tensors load on any machine
   } catch (const c10::Error& e) {
     throw InputError(path, 0, "not a readable checkpoint (truncated or not a synmt/LibTorch file)");
   }

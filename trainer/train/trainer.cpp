@@ -21,6 +21,8 @@
 #include "preprocess/bpe.h"
 #include "trainer/data/batches.h"
 #include "trainer/decode/beam_search.h"
+#include "trainer/device.h"
+#include "trainer/torch_compat.h"
 #include "trainer/train/checkpoint.h"
 #include "trainer/train/loss.h"
 #include "trainer/train/training_state.h"
@@ -63,7 +65,9 @@ TrainOptions TrainOptions::from_json(const nlohmann::json& j) {
       .optional("max_steps", o.max_steps)
       .optional("checkpoint_interval", o.checkpoint_interval)
       .optional("threads", o.threads)
-      .optional("seed", o.seed);
+      .optional("seed", o.seed)
+      .optional("device", o.device)
+      .optional("precision", o.precision);
   f.finish();
   o.schedule.validate();
   if (o.optimizer != "adam" && o.optimizer != "sgd") throw ConfigError("train.optimizer: '" + o.optimizer + "' (adam | sgd)");
@@ -72,6 +76,9 @@ TrainOptions TrainOptions::from_json(const nlohmann::json& j) {
   if (o.update_freq < 1) throw ConfigError("train.update_freq must be >= 1");
   if (o.batch_size < 1 || o.max_tokens < 0) throw ConfigError("train.batch_size must be >= 1 and max_tokens >= 0");
   if (o.label_smoothing < 0 || o.label_smoothing >= 1) throw ConfigError("train.label_smoothing must be in [0, 1)");
+  if (o.precision != "fp32" && o.precision != "bf16") throw ConfigError("train.precision: '" + o.precision + "' (fp32 | bf16)");
+  if (o.precision == "bf16" && o.device.rfind("cuda", 0) != 0)
+    throw ConfigError("train.precision = bf16 needs train.device = cuda: training on the CPU stays in float32");
   return o;
 }
 
@@ -86,7 +93,8 @@ nlohmann::json TrainOptions::to_json() const {
           {"halve_lr_on_plateau", halve_lr_on_plateau}, {"max_halvings", max_halvings}, {"patience", patience},
           {"keep_best", keep_best}, {"valid_bleu", valid_bleu}, {"average_last", average_last}, {"valid_interval", valid_interval},
           {"max_skipped_updates", max_skipped_updates}, {"max_len", max_len}, {"log_interval", log_interval},
-          {"max_steps", max_steps}, {"checkpoint_interval", checkpoint_interval}, {"threads", threads}, {"seed", seed}};
+          {"max_steps", max_steps}, {"checkpoint_interval", checkpoint_interval}, {"threads", threads}, {"seed", seed},
+          {"device", device}, {"precision", precision}};
 }
 
 std::pair<double, int64_t> evaluate_nll(Seq2SeqModel& model, const ParallelData& data, int batch_size, int max_len) {
@@ -99,8 +107,9 @@ std::pair<double, int64_t> evaluate_nll(Seq2SeqModel& model, const ParallelData&
   BatchIterator it(data, bo);
   double nll = 0;
   int64_t tokens = 0;
+  const torch::Device device = module_device(model);
   for (const auto& ids : it.epoch_plan(0)) {
-    Batch b = it.make_batch(ids);
+    Batch b = to_device(it.make_batch(ids), device);
     auto v = label_smoothed_nll(model.forward(b.source, b.tgt_in), b.tgt_out, 0.0, Vocab::kPad);
     nll += v.nll_sum;
     tokens += v.tokens;
@@ -160,6 +169,9 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
                         const ParallelData& train, const ParallelData& valid, const std::string& out_dir,
                         const std::string& hardware, Communicator& comm, bool resume, const Vocab* tgt_vocab) {
   if (o.valid_bleu && !tgt_vocab) throw ConfigError("train.valid_bleu needs the target vocabulary");
+  const torch::Device device = resolve_device(o.device, launcher_local_rank());
+  model.to(device);  // before the optimizer exists: its state is created next to the parameters
+  const bool bf16 = o.precision == "bf16";
   // SIGTERM (SLURM preemption, scancel) and SIGUSR1 (SLURM --signal) checkpoint and stop the run
   std::signal(SIGTERM, remember_signal);
   std::signal(SIGUSR1, remember_signal);
@@ -204,6 +216,8 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
   // same points), so that each rank resumes its own dropout stream.
   auto gather_rng_states = [&]() {
     auto own = at::detail::getDefaultCPUGenerator().get_state();
+    if (device.is_cuda())  // dropout on a GPU draws from its generator: its state follows the CPU one's
+      own = torch::cat({own, at::globalContext().defaultGenerator(device).get_state()});
     auto all = torch::zeros({comm.size(), own.numel()}, torch::kFloat32);
     all[comm.rank()].copy_(own.to(torch::kFloat32));  // bytes are exact in float32
     std::vector<torch::Tensor> bucket{all};
@@ -284,6 +298,7 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
       optimizer->zero_grad();
       LossValue total;
       double local_loss = 0;
+      torch::Tensor loss_acc, nll_acc;  // on the device; read once per update
       int64_t consumed = 0;
       for (; consumed < o.update_freq && cur.batch_in_epoch + consumed < static_cast<int64_t>(plan.size()); ++consumed) {
         const auto& batch_ids = plan[static_cast<std::size_t>(cur.batch_in_epoch + consumed)];
@@ -291,12 +306,22 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
         for (std::size_t k = static_cast<std::size_t>(comm.rank()); k < batch_ids.size(); k += static_cast<std::size_t>(comm.size()))
           ids.push_back(batch_ids[k]);
         if (ids.empty()) continue;
-        Batch b = batches.make_batch(ids);
-        auto v = label_smoothed_nll(model.forward(b.source, b.tgt_in), b.tgt_out, o.label_smoothing, Vocab::kPad);
+        Batch cpu_batch = batches.make_batch(ids);
+        total.tokens += cpu_batch.target_tokens;  // counted on the host: no device round trip
+        Batch b = to_device(std::move(cpu_batch), device);
+        LossTensors v;
+        {  // bf16: the forward pass and the loss under autocast; backward follows the recorded casts
+          compat::AutocastScope amp(device.type(), torch::kBFloat16, bf16);
+          v = label_smoothed_nll_tensors(model.forward(b.source, b.tgt_in), b.tgt_out, o.label_smoothing, Vocab::kPad);
+        }
         v.loss.backward();  // summed over tokens; normalised by the global token count below
-        local_loss += v.loss.item<double>();
-        total.nll_sum += v.nll_sum;
-        total.tokens += v.tokens;
+        loss_acc = loss_acc.defined() ? loss_acc + v.loss.detach() : v.loss.detach();
+        nll_acc = nll_acc.defined() ? nll_acc + v.nll_sum : v.nll_sum;
+      }
+      if (loss_acc.defined()) {  // one copy to the host per update
+        auto both = torch::stack({loss_acc.to(torch::kFloat64), nll_acc.to(torch::kFloat64)}).to(torch::kCPU);
+        local_loss = both[0].item<double>();
+        total.nll_sum = both[1].item<double>();
       }
       std::vector<torch::Tensor> grads;
       for (auto& p : model.parameters()) {

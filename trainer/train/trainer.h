@@ -45,6 +45,8 @@ struct TrainOptions {
   int checkpoint_interval = 500;  // updates between training-state saves (0: epoch ends only)
   int threads = 0;             // 0: all cores
   uint64_t seed = 1;
+  std::string device = "cpu";  // cpu | cuda (this rank's GPU) | cuda:N
+  std::string precision = "fp32";  // fp32 | bf16 (CUDA only: bf16 autocast, float32 master weights)
 
   static TrainOptions from_json(const nlohmann::json& j);
   nlohmann::json to_json() const;

@@ -5,6 +5,7 @@
 
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "trainer/device.h"
 
 namespace synmt {
 
@@ -32,7 +33,7 @@ void save_training_state(const std::string& path, Seq2SeqModel& model, torch::op
 bool training_state_matches(const std::string& path, const std::string& config_json) {
   try {
     torch::serialize::InputArchive archive;
-    archive.load_from(path);
+    archive.load_from(path, torch::Device(torch::kCPU));
     c10::IValue format, config;
     return archive.try_read("format", format) && format.toStringRef() == kTrainingStateFormat &&
            archive.try_read("config", config) && config.toStringRef() == config_json;
@@ -45,7 +46,7 @@ TrainingCursor load_training_state(const std::string& path, Seq2SeqModel& model,
                                    const std::string& config_json, int rank, int ranks) {
   torch::serialize::InputArchive archive, model_part, optim_part;
   try {
-    archive.load_from(path);
+    archive.load_from(path, module_device(model));  // optimizer moments next to the parameters
   } catch (const c10::Error&) {
     throw InputError(path, 0, "not a readable training state (truncated or not a synmt file)");
   }
@@ -62,11 +63,21 @@ TrainingCursor load_training_state(const std::string& path, Seq2SeqModel& model,
   archive.read("rng", rng);
   archive.read("ints", ints);
   archive.read("reals", reals);
+  rng = rng.to(torch::kCPU);
+  ints = ints.to(torch::kCPU);
+  reals = reals.to(torch::kCPU);
   if (rng.dim() != 2 || rng.size(0) != ranks)
     throw InputError(path, 0, "this training state was saved by " + std::to_string(rng.dim() == 2 ? rng.size(0) : 1) +
                                   " rank(s); resume it with the same number of ranks (" + std::to_string(ranks) + " now)");
   at::Generator generator = at::detail::getDefaultCPUGenerator();  // a handle on the same generator
-  generator.set_state(rng[rank].contiguous());
+  const int64_t cpu_bytes = generator.get_state().numel();
+  auto own = rng[rank].contiguous();
+  generator.set_state(own.narrow(0, 0, cpu_bytes).contiguous());
+  const torch::Device device = module_device(model);
+  if (device.is_cuda() && own.numel() > cpu_bytes) {  // a GPU run: its generator's state follows
+    at::Generator cuda = at::globalContext().defaultGenerator(device);
+    cuda.set_state(own.narrow(0, cpu_bytes, own.numel() - cpu_bytes).contiguous());
+  }
   TrainingCursor c;
   auto i = ints.accessor<int64_t, 1>();
   auto r = reals.accessor<double, 1>();

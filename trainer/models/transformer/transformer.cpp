@@ -89,7 +89,12 @@ void TransformerModel::set_encoder_score_hook(int64_t layer, AttentionScoreHook 
 
 torch::Tensor TransformerModel::embed(torch::nn::Embedding& table, const torch::Tensor& tokens, int64_t first_position) {
   auto x = table->forward(tokens) * std::sqrt(static_cast<double>(options_.model_dim));
-  x = x + sinusoidal_positions(tokens.size(1), options_.model_dim, first_position).to(x.device()).unsqueeze(0);
+  // positions come from a table kept on the model's device (grown on demand): computing them on
+  // the CPU and copying them over for every forward pass and decoding step stalled a GPU
+  const int64_t needed = first_position + tokens.size(1);
+  if (!positions_.defined() || positions_.size(0) < needed || positions_.device() != x.device())
+    positions_ = sinusoidal_positions(std::max<int64_t>(needed, 1024), options_.model_dim).to(x.device());
+  x = x + positions_.narrow(0, first_position, tokens.size(1)).unsqueeze(0);
   return dropout(x);
 }
 
@@ -118,7 +123,7 @@ torch::Tensor TransformerModel::forward(const SourceInput& src, const torch::Ten
   torch::Tensor src_allowed;
   auto memory = encode_memory(src, src_allowed);
   const int64_t T = tgt_in.size(1);
-  auto causal = torch::ones({T, T}, torch::kBool).tril().view({1, 1, T, T}).to(tgt_in.device());
+  auto causal = torch::ones({T, T}, torch::TensorOptions().dtype(torch::kBool).device(tgt_in.device())).tril().view({1, 1, T, T});
   auto x = embed(tgt_embed, tgt_in, 0);
   for (auto& layer : decoder_layers) {
     DecoderLayerCache cache;

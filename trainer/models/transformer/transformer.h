@@ -48,6 +48,7 @@ class TransformerModel : public Seq2SeqModel {
 
  private:
   torch::Tensor embed(torch::nn::Embedding& table, const torch::Tensor& tokens, int64_t first_position);
+  torch::Tensor positions_;  // sinusoidal table on the model's device; not a parameter or buffer
   torch::Tensor encode_memory(const SourceInput& src, torch::Tensor& src_allowed);
   torch::Tensor output_log_probs(const torch::Tensor& x);
 

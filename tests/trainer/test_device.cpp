@@ -1,0 +1,57 @@
+#include <gtest/gtest.h>
+
+#include <torch/cuda.h>
+#include <torch/nn/modules/linear.h>
+
+#include "core/error.h"
+#include "trainer/device.h"
+#include "trainer/torch_compat.h"
+#include "trainer/train/trainer.h"
+
+TEST(Device, ConfigurationErrorsAreClear) {
+  EXPECT_THROW(synmt::TrainOptions::from_json({{"precision", "bf16"}}), synmt::ConfigError);  // CPU stays fp32
+  EXPECT_THROW(synmt::TrainOptions::from_json({{"precision", "fp16"}}), synmt::ConfigError);
+  EXPECT_NO_THROW(synmt::TrainOptions::from_json({{"device", "cuda"}, {"precision", "bf16"}}));
+  EXPECT_THROW(synmt::resolve_device("gpu", 0), synmt::ConfigError);
+  EXPECT_EQ(synmt::resolve_device("cpu", 3), torch::Device(torch::kCPU));
+  if (!torch::cuda::is_available()) {
+    try {
+      synmt::resolve_device("cuda", 0);
+      FAIL() << "cuda accepted without a GPU";
+    } catch (const synmt::ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find("no CUDA device"), std::string::npos) << e.what();
+    }
+  } else {
+    EXPECT_TRUE(synmt::resolve_device("cuda", 0).is_cuda());
+  }
+}
+
+TEST(Device, AutocastScopeCastsMatrixProductsAndRestoresTheState) {
+  // The compat layer's autocast on the CPU backend (CPU autocast also defaults to bf16): the CUDA
+  // path calls the same functions for the CUDA backend.
+  auto a = torch::randn({4, 8}), b = torch::randn({8, 3});
+  const auto exact = torch::mm(a, b);
+  EXPECT_EQ(exact.scalar_type(), torch::kFloat32);
+  {
+    synmt::compat::AutocastScope amp(c10::DeviceType::CPU, torch::kBFloat16);
+    EXPECT_TRUE(synmt::compat::AutocastScope::is_enabled(c10::DeviceType::CPU));
+    auto c = torch::mm(a, b);
+    EXPECT_EQ(c.scalar_type(), torch::kBFloat16);
+    // bf16 keeps 8 bits of mantissa: products of N(0,1) entries agree to a few hundredths
+    EXPECT_LT((c.to(torch::kFloat32) - exact).abs().max().item<float>(), 0.1);
+    EXPECT_GT((c.to(torch::kFloat32) - exact).abs().max().item<float>(), 0.0);
+    {
+      synmt::compat::AutocastScope off(c10::DeviceType::CPU, torch::kBFloat16, /*enabled=*/false);
+      EXPECT_EQ(torch::mm(a, b).scalar_type(), torch::kBFloat16);  // a disabled scope changes nothing
+    }
+  }
+  EXPECT_FALSE(synmt::compat::AutocastScope::is_enabled(c10::DeviceType::CPU));
+  EXPECT_EQ(torch::mm(a, b).scalar_type(), torch::kFloat32);
+}
+
+TEST(Device, ModuleDeviceOfParametersAndOfAnEmptyModule) {
+  torch::nn::Module empty;
+  EXPECT_EQ(synmt::module_device(empty), torch::Device(torch::kCPU));
+  torch::nn::Linear linear(3, 2);
+  EXPECT_EQ(synmt::module_device(*linear), torch::Device(torch::kCPU));
+}

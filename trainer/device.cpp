@@ -1,0 +1,55 @@
+#include "trainer/device.h"
+
+#include <torch/cuda.h>
+#include <torch/nn/module.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "core/error.h"
+#include "trainer/torch_compat.h"
+
+namespace synmt {
+
+int launcher_local_rank() {
+  for (const char* v : {"OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", "MPI_LOCALRANKID", "LOCAL_RANK"})
+    if (const char* s = std::getenv(v)) return std::atoi(s);
+  return 0;
+}
+
+torch::Device resolve_device(const std::string& name, int local_rank) {
+  if (name == "cpu") return torch::Device(torch::kCPU);
+  if (name != "cuda" && name.rfind("cuda:", 0) != 0)
+    throw ConfigError("device: expected cpu, cuda or cuda:N, got '" + name + "'");
+  if (!torch::cuda::is_available())
+    throw ConfigError("device '" + name + "': no CUDA device is usable here (LibTorch " +
+                      std::to_string(compat::kTorchMajor) + "." + std::to_string(compat::kTorchMinor) +
+                      (torch::cuda::device_count() == 0 ? ", built without CUDA or no GPU visible" : "") +
+                      "); use device: cpu, or build against a CUDA LibTorch (docs/gpu.md)");
+  const auto count = static_cast<int>(torch::cuda::device_count());
+  const int index = name == "cuda" ? local_rank % count : std::atoi(name.c_str() + 5);
+  if (index < 0 || index >= count)
+    throw ConfigError("device '" + name + "': only " + std::to_string(count) + " CUDA device(s) visible");
+  return torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(index));
+}
+
+std::string describe_device(const torch::Device& device) {
+  if (!device.is_cuda()) return "CPU";
+  std::string name;
+  const std::string cmd = "nvidia-smi --query-gpu=name --format=csv,noheader -i " + std::to_string(device.index()) +
+                          " 2>/dev/null";
+  if (FILE* p = popen(cmd.c_str(), "r")) {
+    char buf[256];
+    if (std::fgets(buf, sizeof buf, p)) name = buf;
+    pclose(p);
+  }
+  while (!name.empty() && (name.back() == '\n' || name.back() == ' ')) name.pop_back();
+  return (name.empty() ? std::string("CUDA GPU") : name) + " (" + device.str() + ")";
+}
+
+torch::Device module_device(const torch::nn::Module& module) {
+  for (const auto& p : module.parameters()) return p.device();
+  return torch::Device(torch::kCPU);
+}
+
+}  // namespace synmt
