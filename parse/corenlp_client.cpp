@@ -1,4 +1,6 @@
+#ifdef SYNMT_WITH_CURL
 #include <curl/curl.h>
+#endif
 
 #include <chrono>
 #include <stdexcept>
@@ -20,6 +22,7 @@ struct HttpReply {
   std::string error;  // transport error (connection refused, timeout); empty when a reply came
 };
 
+#ifdef SYNMT_WITH_CURL
 extern "C" size_t append_body(char* data, size_t size, size_t n, void* out) {
   static_cast<std::string*>(out)->append(data, size * n);
   return size * n;
@@ -32,6 +35,8 @@ std::string url_encode(CURL* curl, const std::string& s) {
   return out;
 }
 
+#endif
+
 const nlohmann::json& corenlp_properties() {
   static const nlohmann::json p = {{"annotators", "tokenize,ssplit,pos,depparse"},
                                    {"tokenize.whitespace", "true"},
@@ -40,6 +45,7 @@ const nlohmann::json& corenlp_properties() {
   return p;
 }
 
+#ifdef SYNMT_WITH_CURL
 HttpReply post(const std::string& base_url, const std::string& text, double timeout) {
   HttpReply reply;
   CURL* curl = curl_easy_init();
@@ -63,6 +69,14 @@ HttpReply post(const std::string& base_url, const std::string& text, double time
   curl_easy_cleanup(curl);
   return reply;
 }
+#else
+// Builds without libcurl (-DSYNMT_WITH_CORENLP=OFF, e.g. GPU machines without its headers) have
+// every other backend; asking for this one is a configuration error, not a silent fallback.
+HttpReply post(const std::string&, const std::string&, double) {
+  throw ConfigError("this build has no libcurl: the corenlp parser backend is unavailable (configure with "
+                    "-DSYNMT_WITH_CORENLP=ON), use the builtin or conllu backend");
+}
+#endif
 
 // One request with retries and exponential backoff on transport errors and 5xx replies.
 std::string request_with_retries(const CoreNlpOptions& o, const std::string& text, std::size_t first_line) {
@@ -92,8 +106,10 @@ std::string request_with_retries(const CoreNlpOptions& o, const std::string& tex
 }  // namespace
 
 ParsedCorpus parse_with_corenlp(const std::string& corpus_path, const CoreNlpOptions& o) {
+#ifdef SYNMT_WITH_CURL
   static const bool curl_ready = curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK;
   if (!curl_ready) throw std::runtime_error("libcurl global initialisation failed");
+#endif
   if (o.batch_lines < 1) throw ConfigError("--batch-lines must be >= 1");
   auto corpus = read_tokenised_corpus(corpus_path);
   ParsedCorpus p;
