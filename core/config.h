@@ -55,4 +55,26 @@ class JsonFields {
   std::set<std::string> used_;
 };
 
+// Typed option structs name each JSON key once, in a static member template that hands every
+// field to a visitor:
+//   template <class Self, class Visit> static void fields(Self& o, Visit&& v) {
+//     v("embed_dim", o.embed_dim); v("dropout", o.dropout); ...
+//   }
+// and get both directions from that one list (unknown keys are errors, as with JsonFields).
+template <class Options>
+Options options_from_json(const Json& object, const std::string& context) {
+  Options o;
+  JsonFields f(object, context);
+  Options::fields(o, [&f](const char* key, auto& field) { f.optional(key, field); });
+  f.finish();
+  return o;
+}
+
+template <class Options>
+Json options_to_json(const Options& o) {
+  Json j = Json::object();
+  Options::fields(o, [&j](const char* key, const auto& field) { j[key] = field; });
+  return j;
+}
+
 }  // namespace synmt

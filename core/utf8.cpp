@@ -29,20 +29,14 @@ std::size_t find_invalid(std::string_view s) {
       i += 2;
       continue;
     }
-    if (c >= 0xE0 && c <= 0xEF) {
-      if (i + 2 >= n) return i;
+    if (c >= 0xE0 && c <= 0xF4) {
+      const std::size_t len = c >= 0xF0 ? 4 : 3;
+      if (i + len - 1 >= n) return i;
       const unsigned char b = p[i + 1];
-      const unsigned char lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
-      if (b < lo || b > hi || !cont(2)) return i;
-      i += 3;
-      continue;
-    }
-    if (c >= 0xF0 && c <= 0xF4) {
-      if (i + 3 >= n) return i;
-      const unsigned char b = p[i + 1];
-      const unsigned char lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
-      if (b < lo || b > hi || !cont(2) || !cont(3)) return i;
-      i += 4;
+      const unsigned char lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+      const unsigned char hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+      if (b < lo || b > hi || !cont(2) || (len == 4 && !cont(3))) return i;
+      i += len;
       continue;
     }
     return i;  // a continuation byte without a lead, C0/C1 (always overlong) or F5..FF

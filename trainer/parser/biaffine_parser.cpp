@@ -11,30 +11,11 @@
 namespace synmt::parser {
 
 ParserOptions ParserOptions::from_json(const nlohmann::json& j) {
-  ParserOptions o;
-  JsonFields f(j, "parser.model");
-  f.optional("words", o.words)
-      .optional("ngrams", o.ngrams)
-      .optional("upos", o.upos)
-      .optional("labels", o.labels)
-      .optional("word_dim", o.word_dim)
-      .optional("ngram_dim", o.ngram_dim)
-      .optional("lstm_hidden", o.lstm_hidden)
-      .optional("tag_dim", o.tag_dim)
-      .optional("arc_dim", o.arc_dim)
-      .optional("label_dim", o.label_dim)
-      .optional("dropout", o.dropout)
-      .optional("word_dropout", o.word_dropout);
-  f.finish();
+  ParserOptions o = options_from_json<ParserOptions>(j, "parser.model");
   return o;
 }
 
-nlohmann::json ParserOptions::to_json() const {
-  return {{"words", words},       {"ngrams", ngrams},       {"upos", upos},       {"labels", labels},
-          {"word_dim", word_dim}, {"ngram_dim", ngram_dim}, {"lstm_hidden", lstm_hidden},
-          {"tag_dim", tag_dim},   {"arc_dim", arc_dim},     {"label_dim", label_dim},
-          {"dropout", dropout},   {"word_dropout", word_dropout}};
-}
+nlohmann::json ParserOptions::to_json() const { return options_to_json(*this); }
 
 BiaffineParserImpl::BiaffineParserImpl(const ParserOptions& o) : options_(o) {
   if (o.words <= 0 || o.ngrams <= 0 || o.upos <= 0 || o.labels <= 0) throw ConfigError("parser: vocabulary sizes are not set");

@@ -28,6 +28,22 @@ struct ParserOptions {
   double dropout = 0.33;      // embeddings, LSTM outputs, MLPs
   double word_dropout = 0.2;  // training: a word id becomes <unk> with this probability
 
+  // The JSON keys, once: from_json / to_json (core/config.h) visit them.
+  template <class Self, class Visit>
+  static void fields(Self& o, Visit&& v) {
+    v("words", o.words);
+    v("ngrams", o.ngrams);
+    v("upos", o.upos);
+    v("labels", o.labels);
+    v("word_dim", o.word_dim);
+    v("ngram_dim", o.ngram_dim);
+    v("lstm_hidden", o.lstm_hidden);
+    v("tag_dim", o.tag_dim);
+    v("arc_dim", o.arc_dim);
+    v("label_dim", o.label_dim);
+    v("dropout", o.dropout);
+    v("word_dropout", o.word_dropout);
+  }
   static ParserOptions from_json(const nlohmann::json& j);
   nlohmann::json to_json() const;
 };

@@ -123,32 +123,11 @@ std::vector<ParserSentence> load_treebank(const std::string& spec, std::size_t m
 }
 
 ParserTrainOptions ParserTrainOptions::from_json(const nlohmann::json& j) {
-  ParserTrainOptions o;
-  JsonFields f(j, "parser.train");
-  f.optional("max_epochs", o.max_epochs)
-      .optional("max_minutes", o.max_minutes)
-      .optional("lr", o.lr)
-      .optional("adam_beta1", o.adam_beta1)
-      .optional("adam_beta2", o.adam_beta2)
-      .optional("clip_norm", o.clip_norm)
-      .optional("batch_words", o.batch_words)
-      .optional("patience", o.patience)
-      .optional("min_word_frequency", o.min_word_frequency)
-      .optional("min_ngram_frequency", o.min_ngram_frequency)
-      .optional("max_sentences", o.max_sentences)
-      .optional("init_model", o.init_model)
-      .optional("seed", o.seed)
-      .optional("threads", o.threads);
-  f.finish();
+  ParserTrainOptions o = options_from_json<ParserTrainOptions>(j, "parser.train");
   return o;
 }
 
-nlohmann::json ParserTrainOptions::to_json() const {
-  return {{"max_epochs", max_epochs}, {"max_minutes", max_minutes}, {"lr", lr}, {"adam_beta1", adam_beta1},
-          {"adam_beta2", adam_beta2}, {"clip_norm", clip_norm}, {"batch_words", batch_words}, {"patience", patience},
-          {"min_word_frequency", min_word_frequency}, {"min_ngram_frequency", min_ngram_frequency},
-          {"max_sentences", max_sentences}, {"init_model", init_model}, {"seed", seed}, {"threads", threads}};
-}
+nlohmann::json ParserTrainOptions::to_json() const { return options_to_json(*this); }
 
 BuiltinParser::BuiltinParser(BiaffineParser model, ParserVocab vocab) : model_(std::move(model)), vocab_(std::move(vocab)) {}
 

@@ -46,6 +46,24 @@ struct ParserTrainOptions {
   uint64_t seed = 1;
   int threads = 0;
 
+  // The JSON keys, once: from_json / to_json (core/config.h) visit them.
+  template <class Self, class Visit>
+  static void fields(Self& o, Visit&& v) {
+    v("max_epochs", o.max_epochs);
+    v("max_minutes", o.max_minutes);
+    v("lr", o.lr);
+    v("adam_beta1", o.adam_beta1);
+    v("adam_beta2", o.adam_beta2);
+    v("clip_norm", o.clip_norm);
+    v("batch_words", o.batch_words);
+    v("patience", o.patience);
+    v("min_word_frequency", o.min_word_frequency);
+    v("min_ngram_frequency", o.min_ngram_frequency);
+    v("max_sentences", o.max_sentences);
+    v("init_model", o.init_model);
+    v("seed", o.seed);
+    v("threads", o.threads);
+  }
   static ParserTrainOptions from_json(const nlohmann::json& j);
   nlohmann::json to_json() const;
 };

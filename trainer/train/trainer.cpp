@@ -30,45 +30,7 @@
 namespace synmt {
 
 TrainOptions TrainOptions::from_json(const nlohmann::json& j) {
-  TrainOptions o;
-  JsonFields f(j, "train");
-  f.optional("batch_size", o.batch_size)
-      .optional("max_tokens", o.max_tokens)
-      .optional("update_freq", o.update_freq)
-      .optional("max_epochs", o.max_epochs)
-      .optional("max_minutes", o.max_minutes)
-      .optional("optimizer", o.optimizer)
-      .optional("lr", o.lr)
-      .optional("momentum", o.momentum)
-      .optional("lr_schedule", o.schedule.kind)
-      .optional("warmup_steps", o.schedule.warmup_steps)
-      .optional("warmup_init_lr", o.schedule.warmup_init_lr)
-      .optional("decay_rate", o.schedule.decay_rate)
-      .optional("decay_every", o.schedule.decay_every)
-      .optional("decay_unit", o.schedule.decay_unit)
-      .optional("adam_beta1", o.adam_beta1)
-      .optional("adam_beta2", o.adam_beta2)
-      .optional("adam_eps", o.adam_eps)
-      .optional("weight_decay", o.weight_decay)
-      .optional("clip_norm", o.clip_norm)
-      .optional("label_smoothing", o.label_smoothing)
-      .optional("halve_lr_on_plateau", o.halve_lr_on_plateau)
-      .optional("max_halvings", o.max_halvings)
-      .optional("patience", o.patience)
-      .optional("keep_best", o.keep_best)
-      .optional("valid_bleu", o.valid_bleu)
-      .optional("average_last", o.average_last)
-      .optional("valid_interval", o.valid_interval)
-      .optional("max_skipped_updates", o.max_skipped_updates)
-      .optional("max_len", o.max_len)
-      .optional("log_interval", o.log_interval)
-      .optional("max_steps", o.max_steps)
-      .optional("checkpoint_interval", o.checkpoint_interval)
-      .optional("threads", o.threads)
-      .optional("seed", o.seed)
-      .optional("device", o.device)
-      .optional("precision", o.precision);
-  f.finish();
+  TrainOptions o = options_from_json<TrainOptions>(j, "train");
   o.schedule.validate();
   if (o.optimizer != "adam" && o.optimizer != "sgd") throw ConfigError("train.optimizer: '" + o.optimizer + "' (adam | sgd)");
   if (o.keep_best != "ppl" && o.keep_best != "bleu") throw ConfigError("train.keep_best: '" + o.keep_best + "' (ppl | bleu)");
@@ -82,20 +44,7 @@ TrainOptions TrainOptions::from_json(const nlohmann::json& j) {
   return o;
 }
 
-nlohmann::json TrainOptions::to_json() const {
-  return {{"batch_size", batch_size}, {"max_tokens", max_tokens}, {"update_freq", update_freq},
-          {"max_epochs", max_epochs}, {"max_minutes", max_minutes}, {"optimizer", optimizer}, {"lr", lr},
-          {"momentum", momentum}, {"lr_schedule", schedule.kind}, {"warmup_steps", schedule.warmup_steps},
-          {"warmup_init_lr", schedule.warmup_init_lr}, {"decay_rate", schedule.decay_rate},
-          {"decay_every", schedule.decay_every}, {"decay_unit", schedule.decay_unit},
-          {"adam_beta1", adam_beta1}, {"adam_beta2", adam_beta2}, {"adam_eps", adam_eps},
-          {"weight_decay", weight_decay}, {"clip_norm", clip_norm}, {"label_smoothing", label_smoothing},
-          {"halve_lr_on_plateau", halve_lr_on_plateau}, {"max_halvings", max_halvings}, {"patience", patience},
-          {"keep_best", keep_best}, {"valid_bleu", valid_bleu}, {"average_last", average_last}, {"valid_interval", valid_interval},
-          {"max_skipped_updates", max_skipped_updates}, {"max_len", max_len}, {"log_interval", log_interval},
-          {"max_steps", max_steps}, {"checkpoint_interval", checkpoint_interval}, {"threads", threads}, {"seed", seed},
-          {"device", device}, {"precision", precision}};
-}
+nlohmann::json TrainOptions::to_json() const { return options_to_json(*this); }
 
 std::pair<double, int64_t> evaluate_nll(Seq2SeqModel& model, const ParallelData& data, int batch_size, int max_len) {
   torch::NoGradGuard no_grad;

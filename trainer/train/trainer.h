@@ -48,6 +48,46 @@ struct TrainOptions {
   std::string device = "cpu";  // cpu | cuda (this rank's GPU) | cuda:N
   std::string precision = "fp32";  // fp32 | bf16 (CUDA only: bf16 autocast, float32 master weights)
 
+  // The JSON keys, once: from_json / to_json (core/config.h) visit them.
+  template <class Self, class Visit>
+  static void fields(Self& o, Visit&& v) {
+    v("batch_size", o.batch_size);
+    v("max_tokens", o.max_tokens);
+    v("update_freq", o.update_freq);
+    v("max_epochs", o.max_epochs);
+    v("max_minutes", o.max_minutes);
+    v("optimizer", o.optimizer);
+    v("lr", o.lr);
+    v("momentum", o.momentum);
+    v("lr_schedule", o.schedule.kind);
+    v("warmup_steps", o.schedule.warmup_steps);
+    v("warmup_init_lr", o.schedule.warmup_init_lr);
+    v("decay_rate", o.schedule.decay_rate);
+    v("decay_every", o.schedule.decay_every);
+    v("decay_unit", o.schedule.decay_unit);
+    v("adam_beta1", o.adam_beta1);
+    v("adam_beta2", o.adam_beta2);
+    v("adam_eps", o.adam_eps);
+    v("weight_decay", o.weight_decay);
+    v("clip_norm", o.clip_norm);
+    v("label_smoothing", o.label_smoothing);
+    v("halve_lr_on_plateau", o.halve_lr_on_plateau);
+    v("max_halvings", o.max_halvings);
+    v("patience", o.patience);
+    v("keep_best", o.keep_best);
+    v("valid_bleu", o.valid_bleu);
+    v("average_last", o.average_last);
+    v("valid_interval", o.valid_interval);
+    v("max_skipped_updates", o.max_skipped_updates);
+    v("max_len", o.max_len);
+    v("log_interval", o.log_interval);
+    v("max_steps", o.max_steps);
+    v("checkpoint_interval", o.checkpoint_interval);
+    v("threads", o.threads);
+    v("seed", o.seed);
+    v("device", o.device);
+    v("precision", o.precision);
+  }
   static TrainOptions from_json(const nlohmann::json& j);
   nlohmann::json to_json() const;
 };

@@ -9,29 +9,11 @@
 namespace synmt {
 
 RnnAttentionOptions RnnAttentionOptions::from_json(const nlohmann::json& j) {
-  RnnAttentionOptions o;
-  JsonFields f(j, "model.options (rnn_attention)");
-  f.optional("src_vocab", o.src_vocab)
-      .optional("tgt_vocab", o.tgt_vocab)
-      .optional("embed_dim", o.embed_dim)
-      .optional("encoder_hidden", o.encoder_hidden)
-      .optional("encoder_layers", o.encoder_layers)
-      .optional("decoder_hidden", o.decoder_hidden)
-      .optional("decoder_layers", o.decoder_layers)
-      .optional("dropout", o.dropout)
-      .optional("init_range", o.init_range)
-      .optional("tie_target_embeddings", o.tie_target_embeddings);
-  f.finish();
+  RnnAttentionOptions o = options_from_json<RnnAttentionOptions>(j, "model.options (rnn_attention)");
   return o;
 }
 
-nlohmann::json RnnAttentionOptions::to_json() const {
-  return {{"src_vocab", src_vocab},           {"tgt_vocab", tgt_vocab},
-          {"embed_dim", embed_dim},           {"encoder_hidden", encoder_hidden},
-          {"encoder_layers", encoder_layers}, {"decoder_hidden", decoder_hidden},
-          {"decoder_layers", decoder_layers}, {"dropout", dropout},
-          {"init_range", init_range},         {"tie_target_embeddings", tie_target_embeddings}};
-}
+nlohmann::json RnnAttentionOptions::to_json() const { return options_to_json(*this); }
 
 RnnAttentionModel::RnnAttentionModel(RnnAttentionOptions o) : options_(o) {
   if (o.src_vocab <= 0 || o.tgt_vocab <= 0) throw ConfigError("rnn_attention: vocabulary sizes are not set");

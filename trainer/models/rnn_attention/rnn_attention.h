@@ -26,6 +26,20 @@ struct RnnAttentionOptions {
   double init_range = 0.1;      // uniform(-r, r) initialisation (0.04 in SA-NMT)
   bool tie_target_embeddings = true;
 
+  // The JSON keys, once: from_json / to_json (core/config.h) visit them.
+  template <class Self, class Visit>
+  static void fields(Self& o, Visit&& v) {
+    v("src_vocab", o.src_vocab);
+    v("tgt_vocab", o.tgt_vocab);
+    v("embed_dim", o.embed_dim);
+    v("encoder_hidden", o.encoder_hidden);
+    v("encoder_layers", o.encoder_layers);
+    v("decoder_hidden", o.decoder_hidden);
+    v("decoder_layers", o.decoder_layers);
+    v("dropout", o.dropout);
+    v("init_range", o.init_range);
+    v("tie_target_embeddings", o.tie_target_embeddings);
+  }
   static RnnAttentionOptions from_json(const nlohmann::json& j);
   nlohmann::json to_json() const;
 };

@@ -10,40 +10,11 @@
 namespace synmt {
 
 TransformerOptions TransformerOptions::from_json(const nlohmann::json& j) {
-  TransformerOptions o;
-  JsonFields f(j, "model.options (transformer)");
-  f.optional("src_vocab", o.src_vocab)
-      .optional("tgt_vocab", o.tgt_vocab)
-      .optional("model_dim", o.model_dim)
-      .optional("heads", o.heads)
-      .optional("ffn_dim", o.ffn_dim)
-      .optional("encoder_layers", o.encoder_layers)
-      .optional("decoder_layers", o.decoder_layers)
-      .optional("dropout", o.dropout)
-      .optional("attention_dropout", o.attention_dropout)
-      .optional("relu_dropout", o.relu_dropout)
-      .optional("pre_norm", o.pre_norm)
-      .optional("tie_target_embeddings", o.tie_target_embeddings)
-      .optional("share_all_embeddings", o.share_all_embeddings);
-  f.finish();
+  TransformerOptions o = options_from_json<TransformerOptions>(j, "model.options (transformer)");
   return o;
 }
 
-nlohmann::json TransformerOptions::to_json() const {
-  return {{"src_vocab", src_vocab},
-          {"tgt_vocab", tgt_vocab},
-          {"model_dim", model_dim},
-          {"heads", heads},
-          {"ffn_dim", ffn_dim},
-          {"encoder_layers", encoder_layers},
-          {"decoder_layers", decoder_layers},
-          {"dropout", dropout},
-          {"attention_dropout", attention_dropout},
-          {"relu_dropout", relu_dropout},
-          {"pre_norm", pre_norm},
-          {"tie_target_embeddings", tie_target_embeddings},
-          {"share_all_embeddings", share_all_embeddings}};
-}
+nlohmann::json TransformerOptions::to_json() const { return options_to_json(*this); }
 
 namespace {
 torch::nn::Embedding make_embedding(int64_t vocab, int64_t dim) {

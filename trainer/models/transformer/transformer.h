@@ -29,6 +29,23 @@ struct TransformerOptions {
   TransformerLayerOptions layer() const {
     return {model_dim, heads, ffn_dim, dropout, attention_dropout, relu_dropout, pre_norm};
   }
+  // The JSON keys, once: from_json / to_json (core/config.h) visit them.
+  template <class Self, class Visit>
+  static void fields(Self& o, Visit&& v) {
+    v("src_vocab", o.src_vocab);
+    v("tgt_vocab", o.tgt_vocab);
+    v("model_dim", o.model_dim);
+    v("heads", o.heads);
+    v("ffn_dim", o.ffn_dim);
+    v("encoder_layers", o.encoder_layers);
+    v("decoder_layers", o.decoder_layers);
+    v("dropout", o.dropout);
+    v("attention_dropout", o.attention_dropout);
+    v("relu_dropout", o.relu_dropout);
+    v("pre_norm", o.pre_norm);
+    v("tie_target_embeddings", o.tie_target_embeddings);
+    v("share_all_embeddings", o.share_all_embeddings);
+  }
   static TransformerOptions from_json(const nlohmann::json& j);
   nlohmann::json to_json() const;
 };
