@@ -3,21 +3,12 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/strings.h"
 #include "core/line_reader.h"
 
 namespace synmt::eval {
 namespace {
-std::vector<std::string> split_tabs(const std::string& line) {
-  std::vector<std::string> cols;
-  std::size_t b = 0;
-  for (;;) {
-    std::size_t e = line.find('\t', b);
-    cols.push_back(line.substr(b, e == std::string::npos ? std::string::npos : e - b));
-    if (e == std::string::npos) break;
-    b = e + 1;
-  }
-  return cols;
-}
+std::vector<std::string> split_tabs(const std::string& line) { return split_fields(line, '\t'); }
 
 int parse_int(const std::string& s, LineReader& in, const char* what) {
   if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos) in.fail(std::string(what) + " '" + s + "' is not a non-negative integer");

@@ -1,0 +1,23 @@
+#pragma once
+// Small string helpers shared by the stages.
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace synmt {
+
+// Every field between separators, empty ones included ("a\t\tb" -> "a", "", "b"): CoNLL-U columns,
+// TSV files.
+inline std::vector<std::string> split_fields(std::string_view line, char separator) {
+  std::vector<std::string> fields;
+  std::size_t b = 0;
+  for (;;) {
+    const std::size_t e = line.find(separator, b);
+    fields.emplace_back(line.substr(b, e == std::string_view::npos ? std::string_view::npos : e - b));
+    if (e == std::string_view::npos) break;
+    b = e + 1;
+  }
+  return fields;
+}
+
+}  // namespace synmt
