@@ -49,4 +49,14 @@ grep -q '"dev_uas"' "$T/results/parsers/en_ewt/summary.json" || { echo "no parse
 grep -q reused "$T/reparse.log" || { echo "synmt-parse did not reuse a matching cache"; exit 1; }
 "${SM[@]}" -n > "$T/dry.txt" 2>&1
 grep -q "Nothing to be done" "$T/dry.txt" || { echo "second run would redo work:"; cat "$T/dry.txt"; exit 1; }
+# decoding on several threads (one model copy each) gives what one thread gives: hypotheses and
+# n-best lists
+for sys in transformer_demo rnn_demo; do
+  for n in 1 2 3; do
+    "$BUILD/bin/synmt-translate" -m "$T/results/systems/$sys/best.pt" --src-vocab "$T/work/multi30k_en_de/vocab.src"       --tgt-vocab "$T/work/multi30k_en_de/vocab.tgt" -i "$T/work/multi30k_en_de/bpe/test.src" -o "$T/threads.$n.sub" --raw       -k 3 --nbest 2 --nbest-output "$T/threads.$n.nbest" --batch-size 7 --threads $n 2> "$T/threads.log"       || { cat "$T/threads.log"; exit 1; }
+  done
+  for n in 2 3; do
+    cmp -s "$T/threads.1.sub" "$T/threads.$n.sub" && cmp -s "$T/threads.1.nbest" "$T/threads.$n.nbest"       || { echo "$sys: decoding on $n threads differs from one thread"; exit 1; }
+  done
+done
 echo "1 passed, 0 failed"

@@ -111,7 +111,7 @@ std::vector<std::vector<Hypothesis>> beam_search(Seq2SeqModel& model, const Batc
       done[b] = true;
     }
     if (std::all_of(done.begin(), done.end(), [](bool d) { return d; })) break;
-    state.reorder(torch::tensor(origin, torch::kInt64));
+    state.follow_beams(torch::tensor(origin, torch::kInt64));  // origins stay within each sentence's beams
     prev = torch::tensor(next_tokens, torch::kInt64);
   }
   for (auto& f : finished) {

@@ -24,8 +24,11 @@ torch::Tensor EnsembleModel::forward(const SourceInput& src, const torch::Tensor
 
 DecodeState EnsembleModel::encode(const SourceInput& src) {
   DecodeState state;
-  for (std::size_t i = 0; i < members_.size(); ++i)
-    for (auto& [name, t] : members_[i]->encode(src).tensors) state.tensors[prefix(i) + name] = t;
+  for (std::size_t i = 0; i < members_.size(); ++i) {
+    DecodeState own = members_[i]->encode(src);
+    for (auto& [name, t] : own.tensors) state.tensors[prefix(i) + name] = t;
+    for (const auto& name : own.per_sentence) state.per_sentence.insert(prefix(i) + name);
+  }
   return state;
 }
 

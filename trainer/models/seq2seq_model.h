@@ -6,6 +6,7 @@
 #include <torch/types.h>
 
 #include <map>
+#include <set>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -27,11 +28,24 @@ inline constexpr const char* kSourceFeatureLabel = "label";                     
 
 struct DecodeState {
   std::map<std::string, torch::Tensor> tensors;
+  // Keys whose rows are the same for every hypothesis of a source sentence (the encoder memory,
+  // cross-attention keys and values, source masks): following beams within a sentence leaves
+  // them as they are, so follow_beams() skips them (beam search copied them every step).
+  std::set<std::string> per_sentence;
   torch::Tensor& operator[](const std::string& k) { return tensors[k]; }
   // Selects / repeats hypotheses: every tensor is index_select-ed along dim 0.
   void reorder(const torch::Tensor& index) {
+    for (auto& [name, t] : tensors) select(t, index);
+  }
+  // The same for an index that maps each hypothesis to one of the same sentence.
+  void follow_beams(const torch::Tensor& index) {
     for (auto& [name, t] : tensors)
-      if (t.defined()) t = t.index_select(0, index.device() == t.device() ? index : index.to(t.device()));
+      if (!per_sentence.count(name)) select(t, index);
+  }
+
+ private:
+  static void select(torch::Tensor& t, const torch::Tensor& index) {
+    if (t.defined()) t = t.index_select(0, index.device() == t.device() ? index : index.to(t.device()));
   }
 };
 

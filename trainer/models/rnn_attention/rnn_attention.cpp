@@ -55,6 +55,7 @@ DecodeState RnnAttentionModel::encode(const SourceInput& input) {
   DecodeState state;
   state["memory"] = dropout(memory);
   state["mask"] = mask;
+  state.per_sentence.insert({"memory", "mask"});
   auto h0 = torch::tanh(bridge_h(mean)).chunk(options_.decoder_layers, 1);
   auto c0 = bridge_c(mean).chunk(options_.decoder_layers, 1);
   for (int64_t l = 0; l < options_.decoder_layers; ++l) {

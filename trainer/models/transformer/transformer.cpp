@@ -109,12 +109,14 @@ DecodeState TransformerModel::encode(const SourceInput& src) {
   auto memory = encode_memory(src, src_allowed);
   DecodeState state;
   state["src_allowed"] = src_allowed;
+  state.per_sentence.insert("src_allowed");
   const int64_t B = src.batch_size(), dk = options_.model_dim / options_.heads;
   for (std::size_t l = 0; l < decoder_layers.size(); ++l) {
     auto [k, v] = decoder_layers[l]->cross_keys_values(memory);
     const std::string n = std::to_string(l);
     state["cross_k" + n] = k;
     state["cross_v" + n] = v;
+    state.per_sentence.insert({"cross_k" + n, "cross_v" + n});
     state["self_k" + n] = torch::zeros({B, options_.heads, 0, dk}, memory.options());
     state["self_v" + n] = torch::zeros({B, options_.heads, 0, dk}, memory.options());
   }
