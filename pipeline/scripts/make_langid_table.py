@@ -1,7 +1,10 @@
 """Table of the language-identification filter: pairs in, dropped by reason, kept, per corpus."""
-import csv
 import json
 import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from table_io import write_table  # noqa: E402
 
 REASONS = ["source_wrong_language", "target_wrong_language", "both_sides_wrong_language"]
 
@@ -21,19 +24,8 @@ def main(sm):
         top = sorted(((n, l) for l, n in r["target_languages"].items() if l != spec["tgt"]), reverse=True)[:3]
         row["other target labels"] = ", ".join(f"{l}:{n}" for n, l in top)
         rows.append(row)
-    cols = list(rows[0].keys())
-    os.makedirs(os.path.dirname(sm.output.md), exist_ok=True)
-    with open(sm.output.csv + ".tmp", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=cols)
-        w.writeheader()
-        w.writerows(rows)
-    os.replace(sm.output.csv + ".tmp", sm.output.csv)
-    lines = [f"# {sm.params.title}", "", "| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    lines += ["| " + " | ".join(str(r[c]) for c in cols) + " |" for r in rows]
-    lines += ["", "A pair is kept when langdetect's top language of each side is the expected one (Pascal's rule)."]
-    with open(sm.output.md + ".tmp", "w") as f:
-        f.write("\n".join(lines) + "\n")
-    os.replace(sm.output.md + ".tmp", sm.output.md)
+    write_table(sm.output.csv, sm.output.md, sm.params.title, list(rows[0].keys()), rows,
+                ["A pair is kept when langdetect's top language of each side is the expected one (Pascal's rule)."])
 
 
 main(snakemake)  # noqa: F821 (injected by Snakemake)

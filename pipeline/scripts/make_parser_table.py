@@ -1,8 +1,11 @@
 """Table of the builtin parsers: treebanks, sizes, dev/test UAS and LAS (CoNLL 2018 scoring: gold
 tokenisation, punctuation included), UPOS accuracy, parsing speed, training time and hardware."""
-import csv
 import json
 import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from table_io import write_table  # noqa: E402
 
 
 def main(sm):
@@ -24,20 +27,10 @@ def main(sm):
             rows.append(row)
     cols = ["parser", "train", "train sentences", "epochs", "dev UAS", "dev LAS", "test", "test UAS", "test LAS",
             "test UPOS", "sentences/s", "train minutes", "hardware"]
-    os.makedirs(os.path.dirname(sm.output.md), exist_ok=True)
-    with open(sm.output.csv + ".tmp", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=cols)
-        w.writeheader()
-        w.writerows(rows)
-    os.replace(sm.output.csv + ".tmp", sm.output.csv)
-    lines = [f"# {sm.params.title}", "", "| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    lines += ["| " + " | ".join(str(r[c]) for c in cols) + " |" for r in rows]
-    lines += ["", "UAS/LAS as the CoNLL 2018 evaluation script computes them (gold tokenisation, punctuation "
-              "included, LAS on universal labels); sentences/s: parsing the test set on the training hardware. "
-              "Treebanks written PATH@A:B use sentences A..B-1 only (languages without a UD training set here)."]
-    with open(sm.output.md + ".tmp", "w") as f:
-        f.write("\n".join(lines) + "\n")
-    os.replace(sm.output.md + ".tmp", sm.output.md)
+    write_table(sm.output.csv, sm.output.md, sm.params.title, cols, rows,
+                ["UAS/LAS as the CoNLL 2018 evaluation script computes them (gold tokenisation, punctuation "
+                 "included, LAS on universal labels); sentences/s: parsing the test set on the training hardware. "
+                 "Treebanks written PATH@A:B use sentences A..B-1 only (languages without a UD training set here)."])
 
 
 main(snakemake)  # noqa: F821 (injected by Snakemake)

@@ -4,9 +4,12 @@ paired-bootstrap test of every row against the table's baseline (the first row).
 Every number comes from a file the pipeline measured; the table says at which scale and on which
 hardware it was measured.
 """
-import csv
 import json
 import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from table_io import write_table  # noqa: E402
 
 NAMES = {"bleu": "BLEU", "chrf": "chrF", "ribes": "RIBES"}
 
@@ -50,25 +53,15 @@ def main(sm):
             "scale": "full corpus" if slice_n == 0 else f"first {slice_n} lines of each split",
         })
         rows.append(row)
-    os.makedirs(os.path.dirname(sm.output.md), exist_ok=True)
     cols = list(dict.fromkeys(c for r in rows for c in r))
-    with open(sm.output.csv + ".tmp", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=cols)
-        w.writeheader()
-        w.writerows(rows)
-    os.replace(sm.output.csv + ".tmp", sm.output.csv)
-    lines = [f"# {sm.params.title}", "", "| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    lines += ["| " + " | ".join(str(r.get(c, "")) for c in cols) + " |" for r in rows]
-    lines += [""]
+    notes = []
     for m in metrics:
         sig = per_system[sm.params.systems[0]][m]["signature"]
-        lines.append(f"{NAMES[m]} signature: `{sig}` (synmt-score; sacreBLEU-compatible, cased, detokenised).")
+        notes.append(f"{NAMES[m]} signature: `{sig}` (synmt-score; sacreBLEU-compatible, cased, detokenised).")
     if tested:
         first = next(iter(tested.values()))
-        lines.append(f"p-values: paired bootstrap against the first row, `{first['signature']}`.")
-    with open(sm.output.md + ".tmp", "w") as f:
-        f.write("\n".join(lines) + "\n")
-    os.replace(sm.output.md + ".tmp", sm.output.md)
+        notes.append(f"p-values: paired bootstrap against the first row, `{first['signature']}`.")
+    write_table(sm.output.csv, sm.output.md, sm.params.title, cols, rows, notes)
 
 
 main(snakemake)  # noqa: F821 (injected by Snakemake)
