@@ -214,12 +214,25 @@ def as_list(x):
     return x if isinstance(x, list) else [x]
 
 
+def parser_init_model(name):
+    """The model a parser continues from (continue_from: another parser's name), or None."""
+    base = PARSERS[name].get("continue_from")
+    if base is None:
+        return None
+    if base not in PARSERS or base == name or PARSERS[base]["backend"] != "builtin":
+        raise ValueError(f"parsers.{name}.continue_from: '{base}' is not another builtin parser")
+    return f"{RESULTS}/parsers/{base}/parser.pt"
+
+
 def parser_sets(name):
     """synmt-parser-train --set flags from a parser's options (nested keys flattened)."""
     flags = []
     for section, values in PARSERS[name].get("options", {}).items():
         for key, value in values.items():
             flags.append(f"--set {section}.{key}={json.dumps(value)}")
+    init = parser_init_model(name)
+    if init:
+        flags.append(f"--set train.init_model={json.dumps(init)}")
     return " ".join(flags)
 
 

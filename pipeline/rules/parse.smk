@@ -12,10 +12,8 @@ rule train_parser:
         train=lambda w: sorted({treebank_file(t) for t in as_list(PARSERS[w.parser]["train"])}),
         dev=lambda w: treebank_file(PARSERS[w.parser]["dev"]),
         test=lambda w: sorted({treebank_file(t) for t in PARSERS[w.parser].get("test", [])}),
-        # a parser continued from another one (options.train.init_model) waits for it
-        init=lambda w: [PARSERS[w.parser].get("options", {}).get("train", {}).get("init_model")]
-        if PARSERS[w.parser].get("options", {}).get("train", {}).get("init_model")
-        else [],
+        # a parser continued from another one (continue_from) waits for it
+        init=lambda w: [parser_init_model(w.parser)] if parser_init_model(w.parser) else [],
     output:
         model=f"{RESULTS}/parsers/{{parser}}/parser.pt",
         summary=f"{RESULTS}/parsers/{{parser}}/summary.json",
