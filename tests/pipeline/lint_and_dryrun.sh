@@ -24,4 +24,10 @@ if "$SM" -n --quiet all --configfile tests/pipeline/bad_system.yaml > /tmp/synmt
 fi
 grep -q "unknown pair 'no_such_pair'" /tmp/synmt-bad2.txt || { cat /tmp/synmt-bad2.txt; echo "unclear error"; exit 1; }
 passed=$((passed + 1))
+# a parser continued from another one starts from that parser's model under results_dir
+"$SM" -n -p /tmp/synmt-dry/elsewhere/parsers/en_ewt_long/parser.pt --config results_dir=/tmp/synmt-dry/elsewhere \
+  > /tmp/synmt-cont.txt 2>&1 || { cat /tmp/synmt-cont.txt; echo "continued parser does not dry-run"; exit 1; }
+grep -q 'train.init_model="/tmp/synmt-dry/elsewhere/parsers/en_ewt/parser.pt"' /tmp/synmt-cont.txt \
+  || { cat /tmp/synmt-cont.txt; echo "continue_from does not follow results_dir"; exit 1; }
+passed=$((passed + 1))
 echo "$passed passed, 0 failed"
