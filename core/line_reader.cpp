@@ -64,20 +64,11 @@ bool LineReader::next(std::string& line) {
       break;
     }
   }
-  ++line_no_;
-  if (line.size() > options_.max_line_bytes)
-    fail("line longer than " + std::to_string(options_.max_line_bytes) + " bytes");
-  if (options_.strip_cr && !line.empty() && line.back() == '\r') line.pop_back();
-  if (line_no_ == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);
-  last_invalid_ = false;
-  if (options_.check_utf8) {
-    std::size_t bad = utf8::find_invalid(line);
-    if (bad != std::string::npos) {
-      if (!options_.flag_invalid) fail(invalid_utf8_message(bad));
-      last_invalid_ = true;
-      ++invalid_count_;
-    }
-  }
+  // the same checks and clean-up as next_lines(); an invalid line is returned flagged, not dropped
+  std::size_t begin = 0, end = line.size();
+  last_invalid_ = !accept_line(line, begin, end);
+  line.resize(end);
+  if (begin > 0) line.erase(0, begin);
   return true;
 }
 

@@ -61,12 +61,6 @@ void ResamplePlan::indices(std::size_t r, int32_t* out) const {
   }
 }
 
-std::vector<std::vector<int32_t>> ResamplePlan::all() const {
-  std::vector<std::vector<int32_t>> out(samples_, std::vector<int32_t>(segments_));
-  for (std::size_t r = 0; r < samples_; ++r) indices(r, out[r].data());
-  return out;
-}
-
 std::vector<std::vector<int32_t>> read_indices(const std::string& path, std::size_t n_segments) {
   LineReader in(path);
   std::vector<std::vector<int32_t>> out;

@@ -37,7 +37,6 @@ class ResamplePlan {
   std::size_t segments() const { return segments_; }
   // Resample r's segment indices into out[0 .. segments()). Thread-safe.
   void indices(std::size_t r, int32_t* out) const;
-  std::vector<std::vector<int32_t>> all() const;
 
  private:
   std::size_t segments_ = 0, samples_ = 0;

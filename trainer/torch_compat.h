@@ -9,9 +9,6 @@ namespace synmt::compat {
 inline constexpr bool kTorch2 = TORCH_VERSION_MAJOR >= 2;
 inline constexpr int kTorchMajor = TORCH_VERSION_MAJOR;
 inline constexpr int kTorchMinor = TORCH_VERSION_MINOR;
-// LibTorch 2.4 replaced the per-backend autocast functions (set_enabled / set_cpu_enabled,
-// set_autocast_gpu_dtype / ...) with ones taking the device type.
-inline constexpr bool kDeviceTypedAutocast = TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4);
 
 // Mixed precision for the ops run while it lives (torch.autocast in C++): matrix products and
 // convolutions in `dtype` (bf16), reductions, softmax and losses in float32; parameters stay
@@ -37,38 +34,33 @@ class AutocastScope {
   AutocastScope(const AutocastScope&) = delete;
   AutocastScope& operator=(const AutocastScope&) = delete;
 
-  static bool is_enabled(c10::DeviceType d) {
+  // LibTorch 2.4 replaced the per-backend autocast functions (set_enabled / set_cpu_enabled,
+  // set_autocast_gpu_dtype / ...) with ones taking the device type.
 #if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
-    return at::autocast::is_autocast_enabled(d);
+  static bool is_enabled(c10::DeviceType d) { return at::autocast::is_autocast_enabled(d); }
+
+ private:
+  static void set_enabled(c10::DeviceType d, bool on) { at::autocast::set_autocast_enabled(d, on); }
+  static c10::ScalarType get_dtype(c10::DeviceType d) { return at::autocast::get_autocast_dtype(d); }
+  static void set_dtype(c10::DeviceType d, c10::ScalarType t) { at::autocast::set_autocast_dtype(d, t); }
 #else
+  static bool is_enabled(c10::DeviceType d) {
     return d == c10::DeviceType::CPU ? at::autocast::is_cpu_enabled() : at::autocast::is_enabled();
-#endif
   }
 
  private:
   static void set_enabled(c10::DeviceType d, bool on) {
-#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
-    at::autocast::set_autocast_enabled(d, on);
-#else
     if (d == c10::DeviceType::CPU) at::autocast::set_cpu_enabled(on);
     else at::autocast::set_enabled(on);
-#endif
   }
   static c10::ScalarType get_dtype(c10::DeviceType d) {
-#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
-    return at::autocast::get_autocast_dtype(d);
-#else
     return d == c10::DeviceType::CPU ? at::autocast::get_autocast_cpu_dtype() : at::autocast::get_autocast_gpu_dtype();
-#endif
   }
   static void set_dtype(c10::DeviceType d, c10::ScalarType t) {
-#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
-    at::autocast::set_autocast_dtype(d, t);
-#else
     if (d == c10::DeviceType::CPU) at::autocast::set_autocast_cpu_dtype(t);
     else at::autocast::set_autocast_gpu_dtype(t);
-#endif
   }
+#endif
 
   c10::DeviceType device_;
   bool active_;

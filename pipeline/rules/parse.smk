@@ -13,7 +13,7 @@ rule train_parser:
         dev=lambda w: treebank_file(PARSERS[w.parser]["dev"]),
         test=lambda w: sorted({treebank_file(t) for t in PARSERS[w.parser].get("test", [])}),
         # a parser continued from another one (continue_from) waits for it
-        init=lambda w: [parser_init_model(w.parser)] if parser_init_model(w.parser) else [],
+        init=lambda w: [m for m in [parser_init_model(w.parser)] if m],
     output:
         model=f"{RESULTS}/parsers/{{parser}}/parser.pt",
         summary=f"{RESULTS}/parsers/{{parser}}/summary.json",

@@ -53,10 +53,8 @@ int main(int argc, char** argv) {
         synmt::Json model = config["model"];
         model["options"]["src_vocab"] = src_vocab.size();
         model["options"]["tgt_vocab"] = tgt_vocab.size();
-        const int gpu_index = train_options.device == "cpu"
-                                  ? -1
-                                  : synmt::resolve_device(train_options.device, synmt::launcher_local_rank()).index();
-        auto comm = synmt::make_communicator(dist, gpu_index);
+        const torch::Device device = synmt::resolve_device(train_options.device, synmt::launcher_local_rank());
+        auto comm = synmt::make_communicator(dist, device.is_cuda() ? device.index() : -1);
         int local_ranks = 1;
         if (const char* s = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE")) local_ranks = std::max(1, std::atoi(s));
         else if (const char* s2 = std::getenv("SLURM_NTASKS_PER_NODE")) local_ranks = std::max(1, std::atoi(s2));
@@ -75,8 +73,7 @@ int main(int argc, char** argv) {
         synmt::log_info("model " + model["family"].get<std::string>() + ": " + std::to_string(params) + " parameters; " +
                         std::to_string(train.size()) + " training pairs");
         std::string hardware = runtime.hardware;
-        if (train_options.device != "cpu") {
-          const auto device = synmt::resolve_device(train_options.device, synmt::launcher_local_rank());
+        if (device.is_cuda()) {
           hardware = synmt::describe_device(device) + ", " + train_options.precision + ", LibTorch " +
                      std::to_string(synmt::compat::kTorchMajor) + "." + std::to_string(synmt::compat::kTorchMinor);
           synmt::log_info("device: " + hardware);
