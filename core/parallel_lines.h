@@ -21,12 +21,13 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/line_reader.h"
+#include "core/output_buffer.h"
 #include "core/utf8.h"
 
 namespace synmt {
 
 // fn appends the result for one line (without its newline) to `out`.
-using LineAppender = std::function<void(std::string_view line, std::string& out)>;
+using LineAppender = std::function<void(std::string_view line, OutputBuffer& out)>;
 
 namespace detail {
 // One chunk of input lines and its output in blocks of kBlockLines lines, which the threads take
@@ -39,7 +40,7 @@ struct alignas(64) LineChunk {
   std::vector<std::string_view> lines;  // its lines
   std::size_t count = 0;
   std::size_t first_line = 0;  // line number of lines[0]
-  std::vector<std::string> blocks;
+  std::vector<OutputBuffer> blocks;
   std::vector<std::exception_ptr> errors;  // per block
   alignas(64) std::atomic<std::size_t> next_block{0};
   std::size_t block_count() const { return (count + kBlockLines - 1) / kBlockLines; }
@@ -63,14 +64,14 @@ inline void map_lines_into(LineReader& in, AtomicFile& out, int threads, const L
   const std::size_t n = static_cast<std::size_t>(std::max(1, threads));
   if (n == 1) {
     detail::LineChunk chunk;
-    std::string block;
+    OutputBuffer block;
     while (detail::read_chunk(in, chunk, chunk_size)) {
       block.clear();
       for (std::size_t i = 0; i < chunk.count; ++i) {
         fn(chunk.lines[i], block);
         block.push_back('\n');
       }
-      out.write(block);
+      out.write(block.view());
       if (between_chunks) between_chunks();
     }
     return;
@@ -85,12 +86,12 @@ inline void map_lines_into(LineReader& in, AtomicFile& out, int threads, const L
   std::condition_variable work_cv, done_cv;
   std::size_t generation = 0, finished = 0;
   bool stop = false;
-  // Takes blocks of a chunk until none is left; each is built in a local string (its buffer
-  // swapped in and out) because neighbouring string objects share a cache line.
+  // Takes blocks of a chunk until none is left; each is built in a local buffer (swapped in and
+  // out) because neighbouring buffer objects share a cache line.
   auto process_blocks = [&](detail::LineChunk* chunk) {
     for (std::size_t b; (b = chunk->next_block.fetch_add(1)) < chunk->block_count();) {
-      std::string block;
-      block.swap(chunk->blocks[b]);
+      OutputBuffer block;
+      std::swap(block, chunk->blocks[b]);
       block.clear();
       try {
         const std::string_view* lines = chunk->lines.data();
@@ -107,7 +108,7 @@ inline void map_lines_into(LineReader& in, AtomicFile& out, int threads, const L
       } catch (...) {
         chunk->errors[b] = std::current_exception();
       }
-      block.swap(chunk->blocks[b]);
+      std::swap(block, chunk->blocks[b]);
     }
   };
   std::vector<std::thread> pool;  // n - 1 workers: the calling thread takes blocks too
@@ -140,7 +141,7 @@ inline void map_lines_into(LineReader& in, AtomicFile& out, int threads, const L
     for (auto& th : pool) th.join();
   };
   auto write_blocks = [&out](const detail::LineChunk& chunk) {
-    for (std::size_t b = 0; b < chunk.block_count(); ++b) out.write(chunk.blocks[b]);
+    for (std::size_t b = 0; b < chunk.block_count(); ++b) out.write(chunk.blocks[b].view());
   };
   try {
     bool more = detail::read_chunk(in, chunks[0], chunk_size);
@@ -185,10 +186,10 @@ inline void map_lines_in_order(LineReader& in, AtomicFile& out, int threads,
                                std::size_t chunk_size = 20000) {
   map_lines_into(
       in, out, threads,
-      [&fn](std::string_view line, std::string& block) {
+      [&fn](std::string_view line, OutputBuffer& block) {
         thread_local std::string copy;
         copy.assign(line.data(), line.size());
-        block += fn(copy);
+        block.append(fn(copy));
       },
       chunk_size);
 }

@@ -322,10 +322,16 @@ uint64_t char_key(std::string_view cp, bool final) {
 std::atomic<uint64_t> next_codes_instance{1};
 }  // namespace
 
-int32_t BpeCodes::unit_id(const std::string& unit) {
-  if (auto known = unit_ids_.find(unit); known != unit_ids_.end()) return known->second;  // no node built
-  auto it = unit_ids_.emplace(unit, static_cast<int32_t>(units_.size())).first;
-  units_.push_back(unit);
+int32_t BpeCodes::unit_id(std::string_view unit) {
+  const uint64_t h = string_hash(unit);
+  std::string_view known;
+  int32_t id = static_cast<int32_t>(units_.size());
+  if (unit_ids_.find(unit, h, known)) {
+    std::memcpy(&id, known.data(), sizeof id);
+    return id;
+  }
+  unit_ids_.insert(unit, h, std::string_view(reinterpret_cast<const char*>(&id), sizeof id));
+  units_.emplace_back(unit);
   // single code points (with or without "</w>") are found by char_key when words are split up
   std::string_view body(unit);
   const bool final = body.size() >= 4 && body.substr(body.size() - 4) == "</w>";
@@ -333,9 +339,9 @@ int32_t BpeCodes::unit_id(const std::string& unit) {
   std::size_t pos = 0;
   if (!body.empty() && utf8::is_valid(body)) {
     utf8::next(body, pos);
-    if (pos == body.size()) char_ids_[char_key(body, final)] = it->second;
+    if (pos == body.size()) char_ids_[char_key(body, final)] = id;
   }
-  return it->second;
+  return id;
 }
 
 BpeCodes::BpeCodes(const std::string& path, BpeApplyOptions options)
@@ -357,27 +363,30 @@ BpeCodes::BpeCodes(const std::string& path, BpeApplyOptions options)
   // codes.read().rstrip('\n').split('\n'): trailing empty lines are dropped, inner ones are errors
   while (lines.size() > first && lines.back().empty()) lines.pop_back();
   if (lines.size() == first) throw InputError(path, first + 1, "no BPE merge operations in codes file");
+  // read at every start of apply (a tenth of a short job's time): views and one reused buffer, no
+  // string per unit
+  pairs_.reserve(lines.size() - first);
+  std::string merged;
   for (std::size_t n = first; n < lines.size(); ++n) {
     int rank = static_cast<int>(n - first);
     if (options_.merges >= 0 && rank >= options_.merges) break;
     auto [b, e] = strip_crlf_space(lines[n]);
-    std::string item = lines[n].substr(b, e - b);
-    std::size_t sp = item.find(' ');
+    const std::string_view item = std::string_view(lines[n]).substr(b, e - b);
+    const std::size_t sp = item.find(' ');
     if (sp == std::string::npos || sp == 0 || item.find(' ', sp + 1) != std::string::npos || sp + 1 == item.size())
       throw InputError(path, n + 1, "invalid BPE codes line (expected exactly two subword units separated by a space): '" +
-                                        item + "'");
-    std::string left = item.substr(0, sp), right = item.substr(sp + 1);
+                                        std::string(item) + "'");
+    const std::string_view left = item.substr(0, sp), right = item.substr(sp + 1);
+    merged.assign(left).append(right);
     const uint64_t key = pair_key(unit_id(left), unit_id(right));
     // the first occurrence of a pair keeps its rank, as in subword-nmt's dict construction
-    if (!pairs_.find(key)) pairs_[key] = static_cast<int64_t>((uint64_t(rank) << 32) | uint32_t(unit_id(left + right)));
+    if (!pairs_.find(key)) pairs_[key] = static_cast<int64_t>((uint64_t(rank) << 32) | uint32_t(unit_id(merged)));
     // merged string -> pair, for splitting segments missing from a vocabulary back;
     // subword-nmt's dict ends up with the lowest-ranked pair per string
-    if (!options_.vocabulary.empty()) {
-      std::string merged = left + right;
-      reverse_.emplace(std::move(merged), std::make_pair(std::move(left), std::move(right)));
-    }
+    if (!options_.vocabulary.empty()) reverse_.emplace(merged, std::make_pair(std::string(left), std::string(right)));
   }
   end_of_word_ = unit_id("</w>");  // version 0.1 codes append it as a unit of its own
+  unit_ids_.clear();  // units are interned only here
   for (int c = 0; c < 128; ++c)
     for (int final = 0; final < 2; ++final) {
       const int64_t* id = char_ids_.find(char_key(std::string_view(reinterpret_cast<const char*>(&c), 1), final != 0));
@@ -531,10 +540,14 @@ void BpeCodes::merge_greedily(std::vector<int32_t>& ids) const {
   std::size_t n = ids.size();
   for (std::size_t i = 0; i + 1 < n; ++i) pm[i] = lookup(w[i], w[i + 1]);
   while (n > 1) {
+    // the first minimum, without a branch per pair (which went either way on new words)
     std::size_t best = 0;
-    for (std::size_t i = 1; i + 1 < n; ++i)
-      if (pm[i] < pm[best]) best = i;
-    const uint64_t chosen = pm[best];
+    uint64_t chosen = pm[0];
+    for (std::size_t i = 1; i + 1 < n; ++i) {
+      const bool lower = pm[i] < chosen;
+      best = lower ? i : best;
+      chosen = lower ? pm[i] : chosen;
+    }
     if (chosen == kNoMerge) break;
     const int32_t a = w[best], b = w[best + 1], merged = static_cast<int32_t>(chosen & 0xffffffffu);
     std::size_t out = best, prev_source = 0;
@@ -655,7 +668,7 @@ std::string BpeCodes::segment_joined(std::string_view word) const {
   return joined;
 }
 
-void BpeCodes::apply_line_to(std::string_view line, std::string& out) const {
+void BpeCodes::apply_line_to(std::string_view line, OutputBuffer& out) const {
   // subword-nmt caches per word type too; here the caches hold the finished output form
   WordCache* cache = options_.dropout > 0 ? nullptr : &thread_cache();  // dropout: never cached
   std::size_t b = 0, e = line.size();
@@ -665,9 +678,7 @@ void BpeCodes::apply_line_to(std::string_view line, std::string& out) const {
   // The line's output is written through a pointer into space reserved for the worst case (every
   // character its own unit: sep + 2 bytes per input byte) plus slack, so that cached forms of up to
   // 32 bytes are copied with one fixed-size copy: the appends' calls were a tenth of apply's time.
-  const std::size_t base = out.size();
-  out.resize(base + line.size() * (options_.separator.size() + 2) + kCopySlack);
-  char* o = out.data() + base;
+  char* o = out.reserve_more(line.size() * (options_.separator.size() + 2) + kCopySlack);
   auto put = [&o](std::string_view text) {
     std::memcpy(o, text.data(), text.size());
     o += text.size();
@@ -727,7 +738,7 @@ void BpeCodes::apply_line_to(std::string_view line, std::string& out) const {
     p = sp + 1;
   }
   if (e < line.size() && b < e) put(line.substr(e));
-  out.resize(static_cast<std::size_t>(o - out.data()));
+  out.set_end(o);
 }
 
 WordCache& BpeCodes::thread_cache() const {
@@ -760,10 +771,9 @@ void BpeCodes::share_cached_words() {
 }
 
 std::string BpeCodes::apply_line(const std::string& line) const {
-  std::string out;
-  out.reserve(line.size() + line.size() / 2);
+  OutputBuffer out;
   apply_line_to(line, out);
-  return out;
+  return std::string(out.view());
 }
 
 std::string remove_bpe(const std::string& s) {

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/output_buffer.h"
 #include "preprocess/flat_map.h"
 #include "preprocess/word_cache.h"
 
@@ -62,7 +63,7 @@ class BpeCodes {
   // process_line semantics: leading/trailing whitespace kept, words split on single spaces.
   // Thread-safe: the word cache is per thread.
   std::string apply_line(const std::string& line) const;
-  void apply_line_to(std::string_view line, std::string& out) const;  // appends (no newline)
+  void apply_line_to(std::string_view line, OutputBuffer& out) const;  // appends (no newline)
   // Moves the words each thread has segmented into the cache that all threads read first, so that
   // a word type is segmented about once however many threads there are. Must not run while any
   // thread is inside apply_line (map_lines_into calls it between chunks).
@@ -75,11 +76,11 @@ class BpeCodes {
   std::vector<std::string> isolate_glossaries(const std::string& word) const;
   // Merge table over interned units: pair_key(left, right) -> (rank << 32) | merged unit id.
   static uint64_t pair_key(int32_t left, int32_t right) { return (uint64_t(uint32_t(left)) << 32) | uint32_t(right); }
-  int32_t unit_id(const std::string& unit);  // interns (constructor only)
+  int32_t unit_id(std::string_view unit);  // interns (constructor only)
   bool merge_word(std::string_view word, std::vector<int32_t>& ids, std::vector<std::string>& unknown) const;
   void merge_greedily(std::vector<int32_t>& ids) const;
   void merge_with_dropout(std::vector<int32_t>& ids) const;
-  std::unordered_map<std::string, int32_t> unit_ids_;
+  WordCache unit_ids_;  // unit -> its index in units_ (4 bytes), while the codes are read
   std::vector<std::string> units_;
   FlatCountMap pairs_;
   FlatCountMap char_ids_;  // single-code-point units (optionally with "</w>") by char_key

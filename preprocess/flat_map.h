@@ -14,6 +14,17 @@ class FlatCountMap {
 
   FlatCountMap() { slots_.assign(4, {kEmpty, 0}); }  // most per-pair word indices stay tiny
   std::size_t size() const { return size_; }
+  // Room for n entries without growing (a table filled from 4 slots rehashes a dozen times).
+  void reserve(std::size_t n) {
+    std::size_t cap = slots_.size();
+    while (n * 10 > cap * 7) cap *= 2;
+    if (cap == slots_.size()) return;
+    std::vector<std::pair<uint64_t, int64_t>> old(cap, {kEmpty, 0});
+    old.swap(slots_);
+    size_ = tombs_ = 0;
+    for (const auto& s : old)
+      if (s.first != kEmpty && s.first != kTomb) (*this)[s.first] = s.second;
+  }
   bool empty() const { return size_ == 0; }
 
   int64_t& operator[](uint64_t key) {

@@ -64,7 +64,10 @@ class WordCache {
     if (blocks_.empty() || block_used_ + need > block_size_) {
       if (blocks_.size() + 1 >= kMaxBlocks) reset();
       block_size_ = std::max(kBlockBytes, need);  // an outsized entry gets a block of its own
-      blocks_.emplace_back(new char[block_size_ + kReadSlack]());  // find() reads 8 key bytes, callers kReadSlack
+      // not zeroed (page faults and a memset per block): the bytes read past an entry are masked out
+      // or overwritten by the caller
+      blocks_.emplace_back(new char[block_size_ + kReadSlack]);  // find() reads 8 key bytes, callers kReadSlack
+      if (blocks_.size() == 1) first_block_size_ = block_size_;
       block_used_ = 0;
     }
     char* p = blocks_.back().get() + block_used_;
@@ -142,8 +145,12 @@ class WordCache {
     slots_.assign(1024, Slot{});
     mask_ = slots_.size() - 1;
     size_ = bytes_ = 0;
-    blocks_.clear();
-    block_used_ = block_size_ = 0;
+    // the first block is kept (unless outsized: entry ids address 1 MiB): BPE's per-thread caches
+    // are cleared after every chunk, and a fresh block's pages fault in again
+    if (!blocks_.empty() && first_block_size_ == kBlockBytes) blocks_.resize(1);
+    else blocks_.clear();
+    block_size_ = blocks_.empty() ? 0 : kBlockBytes;
+    block_used_ = 0;
     order_.clear();
   }
 
@@ -151,7 +158,7 @@ class WordCache {
   std::vector<Slot> slots_;
   std::size_t mask_ = 0, size_ = 0, bytes_ = 0;
   std::vector<std::unique_ptr<char[]>> blocks_;
-  std::size_t block_used_ = 0, block_size_ = 0;
+  std::size_t block_used_ = 0, block_size_ = 0, first_block_size_ = 0;
   std::vector<uint32_t> order_;  // entry ids in insertion order
 };
 

@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
         synmt::LineReader in(inputs.at(0), ro);
         synmt::AtomicFile out(output);
         synmt::map_lines_into(
-            in, out, threads, [&bpe](std::string_view l, std::string& o) { bpe.apply_line_to(l, o); }, 20000,
+            in, out, threads, [&bpe](std::string_view l, synmt::OutputBuffer& o) { bpe.apply_line_to(l, o); }, 20000,
             [&bpe]() { bpe.share_cached_words(); });
         out.commit();
         return 0;

@@ -2,12 +2,14 @@
 
 #include "tests/test_util.h"
 
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/line_reader.h"
+#include "core/output_buffer.h"
 #include "core/parallel_lines.h"
 #include "core/string_hash.h"
 #include "preprocess/bpe.h"
@@ -40,6 +42,45 @@ TEST(WordCache, FindsWhatWasInsertedThroughGrowthAndOutsizedEntries) {
     ++seen;
   });
   EXPECT_EQ(seen, keys.size() + 1);
+}
+
+TEST(WordCache, ReusesItsFirstBlockAfterClearButNeverAnOutsizedOne) {
+  // clear() keeps the first arena block; entries past it and after an outsized first entry must
+  // still be found (entry ids address offsets within 1 MiB blocks only)
+  for (bool outsized_first : {false, true}) {
+    synmt::WordCache cache;
+    for (int round = 0; round < 3; ++round) {
+      std::vector<std::string> keys;
+      if (outsized_first && round == 0) keys.push_back(std::string(2 << 20, 'o'));
+      for (int i = 0; i < 60000; ++i) keys.push_back("r" + std::to_string(round) + "w" + std::to_string(i));
+      for (const auto& k : keys) cache.insert(k, synmt::string_hash(k), k + "@@ " + k);  // > 1 MiB in all
+      std::string_view value;
+      for (const auto& k : keys) {
+        ASSERT_TRUE(cache.find(k, synmt::string_hash(k), value)) << k.substr(0, 20) << " round " << round;
+        ASSERT_EQ(value, k + "@@ " + k);
+      }
+      cache.clear();
+      EXPECT_EQ(cache.size(), 0u);
+      EXPECT_FALSE(cache.find(keys.back(), synmt::string_hash(keys.back()), value));
+    }
+  }
+}
+
+TEST(OutputBuffer, ReservedSpaceKeepsWhatWasWritten) {
+  synmt::OutputBuffer out;
+  out.append("head ");
+  std::string expected = "head ";
+  for (int i = 0; i < 2000; ++i) {  // grows through several reallocations
+    char* p = out.reserve_more(100);
+    const std::string piece = std::to_string(i) + ",";
+    std::memcpy(p, piece.data(), piece.size());
+    out.set_end(p + piece.size());
+    expected += piece;
+  }
+  out.push_back('!');
+  EXPECT_EQ(out.view(), expected + "!");
+  out.clear();
+  EXPECT_EQ(out.size(), 0u);
 }
 
 TEST(WordCache, StartsAfreshPastItsBound) {
@@ -82,7 +123,7 @@ TEST(ParallelLines, WorkersNameTheFirstInvalidLineOfTheFile) {
     synmt::LineReader in(path);
     synmt::AtomicFile out(synmt::test::tmp_path("many_lines.out"));
     try {
-      synmt::map_lines_into(in, out, threads, [](std::string_view l, std::string& o) { o += l; });
+      synmt::map_lines_into(in, out, threads, [](std::string_view l, synmt::OutputBuffer& o) { o.append(l); });
       FAIL() << "no error with " << threads << " threads";
     } catch (const synmt::InputError& e) {
       EXPECT_EQ(e.line(), 43210u) << threads << " threads";
@@ -95,7 +136,10 @@ TEST(ParallelLines, WorkersNameTheFirstInvalidLineOfTheFile) {
   const auto ok_path = write_tmp("many_ok", ok);
   synmt::LineReader in(ok_path);
   synmt::AtomicFile out(synmt::test::tmp_path("many_ok.out"));
-  synmt::map_lines_into(in, out, 2, [](std::string_view l, std::string& o) { o += l; o += "!"; });
+  synmt::map_lines_into(in, out, 2, [](std::string_view l, synmt::OutputBuffer& o) {
+    o.append(l);
+    o.push_back('!');
+  });
   out.commit();
   const auto lines = synmt::read_lines(synmt::test::tmp_path("many_ok.out"));
   ASSERT_EQ(lines.size(), 45000u);
