@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Language identification: synmt-langid (2 threads) vs Python langdetect 1.0.9 (seed 0) on the
-# same input, timed in one run: Multi30k train En+De (58k lines). Labels are compared too.
+# same input, timed in one run (scripts/bench/timing.sh: BENCH_REPS interleaved runs each, ratio
+# of medians): Multi30k train En+De (58k lines). Labels are compared too.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source scripts/bench/timing.sh
 DATA=${1:-../shared/data}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 { zcat "$DATA/parallel/multi30k-task1/train.en.gz"; zcat "$DATA/parallel/multi30k-task1/train.de.gz"; } > "$T/lines"
 PROFILES=$(.venv/bin/python -c 'import langdetect, os; print(os.path.join(os.path.dirname(langdetect.__file__), "profiles"))')
-now() { date +%s.%N; }
-t0=$(now)
-.venv/bin/python - "$T/lines" > "$T/py.out" <<'PY'
+cat > "$T/ref.py" <<'PY'
 import sys
 from langdetect import DetectorFactory, detect
 DetectorFactory.seed = 0
@@ -20,12 +20,10 @@ for line in open(sys.argv[1], encoding="utf-8"):
     except Exception:
         print("unknown")
 PY
-t1=$(now)
-build/bin/synmt-langid --seed 0 --profiles "$PROFILES" -i "$T/lines" | cut -f1 > "$T/our.out"
-t2=$(now)
+for r in $(seq "$BENCH_REPS"); do
+  rm -f "$T/py.out" "$T/our.out"
+  run_timed "$T/t.ref" '.venv/bin/python "$T/ref.py" "$T/lines" > "$T/py.out"'
+  run_timed "$T/t.our" 'build/bin/synmt-langid --seed 0 --profiles "$PROFILES" -i "$T/lines" | cut -f1 > "$T/our.out"'
+done
 echo "lines: $(wc -l < "$T/lines"), labels differing: $(paste "$T/py.out" "$T/our.out" | awk '$1 != $2' | wc -l)"
-python3 - "$t0" "$t1" "$t2" <<'PY'
-import sys
-t0, t1, t2 = map(float, sys.argv[1:])
-print(f"langdetect {t1 - t0:.2f} s, synmt-langid {t2 - t1:.2f} s, speed-up {(t1 - t0) / (t2 - t1):.1f}x")
-PY
+report "language identification" langdetect "$T/t.ref" synmt-langid "$T/t.our"
