@@ -46,6 +46,22 @@ struct alignas(64) LineChunk {
   std::size_t block_count() const { return (count + kBlockLines - 1) / kBlockLines; }
 };
 
+// Checks lines[first, end) of a chunk for invalid UTF-8 in one pass over the text they lie in
+// (contiguous in the chunk's buffer, separated by newlines, which are never part of a multi-byte
+// sequence): a call per line was a sixteenth of BPE apply's time. The error names the line.
+inline void validate_utf8(const std::string& path, std::size_t first_line, const std::string_view* lines,
+                          std::size_t first, std::size_t end) {
+  const char* begin = lines[first].data();
+  const std::string_view span(begin, static_cast<std::size_t>(lines[end - 1].data() + lines[end - 1].size() - begin));
+  const std::size_t bad = utf8::find_invalid(span);
+  if (bad == std::string::npos) return;
+  const char* at = begin + bad;
+  for (std::size_t i = first; i < end; ++i)
+    if (at < lines[i].data() + lines[i].size())
+      throw InputError(path, first_line + i,
+                       LineReader::invalid_utf8_message(static_cast<std::size_t>(at - lines[i].data())));
+}
+
 inline bool read_chunk(LineReader& in, LineChunk& chunk, std::size_t chunk_size) {
   chunk.first_line = in.line_number() + 1;
   in.next_lines(chunk.text, chunk.lines, chunk_size);
@@ -95,13 +111,9 @@ inline void map_lines_into(LineReader& in, AtomicFile& out, int threads, const L
       block.clear();
       try {
         const std::string_view* lines = chunk->lines.data();
-        for (std::size_t i = b * detail::kBlockLines, end = std::min(chunk->count, i + detail::kBlockLines); i < end;
-             ++i) {
-          if (validate) {
-            const std::size_t bad = utf8::find_invalid(lines[i]);
-            if (bad != std::string::npos)
-              throw InputError(in.path(), chunk->first_line + i, LineReader::invalid_utf8_message(bad));
-          }
+        const std::size_t first = b * detail::kBlockLines, end = std::min(chunk->count, first + detail::kBlockLines);
+        if (validate) detail::validate_utf8(in.path(), chunk->first_line, lines, first, end);
+        for (std::size_t i = first; i < end; ++i) {
           fn(lines[i], block);
           block.push_back('\n');
         }

@@ -10,7 +10,13 @@ std::size_t find_invalid(std::string_view s) {
   const std::size_t n = s.size();
   std::size_t i = 0;
   while (i < n) {
-    // ASCII fast path, 8 bytes at a time: most lines of most corpora are largely ASCII
+    // ASCII fast path, 32 then 8 bytes at a time: most lines of most corpora are largely ASCII
+    while (i + 32 <= n) {
+      uint64_t w[4];
+      std::memcpy(w, p + i, 32);
+      if ((w[0] | w[1] | w[2] | w[3]) & 0x8080808080808080ULL) break;
+      i += 32;
+    }
     while (i + 8 <= n) {
       uint64_t w;
       std::memcpy(&w, p + i, 8);
