@@ -3,6 +3,10 @@
 #include <cstdint>
 #include <cstring>
 
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "find_invalid reads 8-byte chunks as little-endian"
+#endif
+
 namespace synmt::utf8 {
 
 std::size_t find_invalid(std::string_view s) {
@@ -20,7 +24,10 @@ std::size_t find_invalid(std::string_view s) {
     while (i + 8 <= n) {
       uint64_t w;
       std::memcpy(&w, p + i, 8);
-      if (w & 0x8080808080808080ULL) break;
+      if (const uint64_t high = w & 0x8080808080808080ULL) {
+        i += static_cast<std::size_t>(__builtin_ctzll(high)) / 8;  // straight to the first non-ASCII byte
+        break;
+      }
       i += 8;
     }
     if (i >= n) break;

@@ -4,6 +4,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <random>
+#include <string>
+#include <vector>
 #include <unistd.h>
 
 #include "core/error.h"
@@ -18,6 +21,48 @@ TEST(Utf8, FindsInvalidSequences) {
   EXPECT_EQ(synmt::utf8::find_invalid("a\xC0\xAF"), 1u);       // overlong '/'
   EXPECT_EQ(synmt::utf8::find_invalid("\xED\xA0\x80"), 0u);    // surrogate
   EXPECT_EQ(synmt::utf8::decode("é€").size(), 2u);
+}
+
+namespace {
+// Unicode Table 3-7 byte by byte: the oracle for find_invalid's word-at-a-time fast paths.
+std::size_t invalid_at_reference(const std::string& s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    std::size_t len;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (c < 0x80) len = 1;
+    else if (c >= 0xC2 && c <= 0xDF) len = 2;
+    else if (c >= 0xE0 && c <= 0xEF) len = 3, lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+    else if (c >= 0xF0 && c <= 0xF4) len = 4, lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+    else return i;
+    if (i + len > s.size()) return i;
+    for (std::size_t k = 1; k < len; ++k) {
+      const auto b = static_cast<unsigned char>(s[i + k]);
+      if (k == 1 ? (b < lo || b > hi) : (b & 0xC0) != 0x80) return i;
+    }
+    i += len;
+  }
+  return std::string::npos;
+}
+}  // namespace
+
+TEST(Utf8, FindInvalidAgreesWithByteByByteValidationOnRandomText) {
+  // ASCII runs of every length around the 8- and 32-byte steps, valid multi-byte characters and
+  // now and then a random byte
+  std::mt19937 rng(7);
+  const std::vector<std::string> pieces = {"ä", "€", "日", "\xF0\x9F\x98\x80", " ", "\n"};
+  for (int round = 0; round < 20000; ++round) {
+    std::string s;
+    const int parts = static_cast<int>(rng() % 6);
+    for (int p = 0; p < parts; ++p) {
+      s.append(rng() % 70, 'a' + static_cast<char>(rng() % 26));
+      s += pieces[rng() % pieces.size()];
+      if (rng() % 8 == 0) s.push_back(static_cast<char>(rng() % 256));
+    }
+    if (rng() % 10 == 0 && !s.empty()) s.pop_back();  // sometimes a truncated character
+    ASSERT_EQ(synmt::utf8::find_invalid(s), invalid_at_reference(s)) << "round " << round;
+  }
 }
 
 TEST(LineReader, StripsBomAndCrAndCountsLines) {
