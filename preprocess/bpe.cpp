@@ -668,28 +668,19 @@ std::string BpeCodes::segment_joined(std::string_view word) const {
   return joined;
 }
 
-void BpeCodes::apply_line_to(std::string_view line, OutputBuffer& out) const {
-  // subword-nmt caches per word type too; here the caches hold the finished output form
-  WordCache* cache = options_.dropout > 0 ? nullptr : &thread_cache();  // dropout: never cached
-  std::size_t b = 0, e = line.size();
-  auto ws = [](char c) { return c == '\r' || c == '\n' || c == ' '; };
-  while (b < e && ws(line[b])) ++b;
-  while (e > b && ws(line[e - 1])) --e;
-  // The line's output is written through a pointer into space reserved for the worst case (every
-  // character its own unit: sep + 2 bytes per input byte) plus slack, so that cached forms of up to
-  // 32 bytes are copied with one fixed-size copy: the appends' calls were a tenth of apply's time.
-  char* o = out.reserve_more(line.size() * (options_.separator.size() + 2) + kCopySlack);
-  auto put = [&o](std::string_view text) {
-    std::memcpy(o, text.data(), text.size());
-    o += text.size();
-  };
-  put(line.substr(0, b));
-  bool first_word = true;
-  std::size_t p = b;
-  while (p < e) {  // words separated by single spaces; empty words (double spaces) skipped
-    // one pass finds the word's end and hashes it, 8 bytes at a time (this loop is most of apply's
-    // time): a space is found in a chunk by the classic has-zero-byte test on chunk ^ "        ";
-    // the lowest flagged byte is always exact. The chunk bytes before it are the word's.
+namespace {
+// A word of a line with its string_hash and first 8 bytes (zero-padded).
+struct ScannedWord {
+  std::size_t begin = 0, end = 0;
+  uint64_t hash = 0, first_chunk = 0;
+};
+
+// The next word of line[p, e) (words are separated by single spaces; the empty words between double
+// spaces are skipped), or false. One pass finds the word's end and hashes it, 8 bytes at a time: a
+// space is found in a chunk by the classic has-zero-byte test on chunk ^ "        "; the lowest
+// flagged byte is always exact, and the chunk's bytes before it are the word's.
+inline bool scan_word(std::string_view line, std::size_t p, std::size_t e, ScannedWord& word) {
+  for (; p < e; ++p) {
     uint64_t h = kStringHashStart, first_chunk = 0;
     std::size_t sp = p;
     for (;;) {
@@ -716,26 +707,52 @@ void BpeCodes::apply_line_to(std::string_view line, OutputBuffer& out) const {
       break;
     }
     if (sp > p) {
-      if (!first_word) *o++ = ' ';
-      first_word = false;
-      std::string_view word = line.substr(p, sp - p), hit;
-      if (!cache) {
-        put(segment_joined(word));
-      } else if (h = string_hash_finish(h, sp - p);
-                 shared_cache_.find(word, h, hit, first_chunk) || cache->find(word, h, hit, first_chunk)) {
-        if (hit.size() <= kCopySlack / 2) {
-          std::memcpy(o, hit.data(), kCopySlack / 2);  // cache entries are followed by readable bytes
-          o += hit.size();
-        } else {
-          put(hit);
-        }
-      } else {
-        std::string joined = segment_joined(word);
-        cache->insert(word, h, joined);
-        put(joined);
-      }
+      word = ScannedWord{p, sp, string_hash_finish(h, sp - p), first_chunk};
+      return true;
     }
-    p = sp + 1;
+    p = sp;  // an empty word: the loop steps over its space
+  }
+  return false;
+}
+}  // namespace
+
+void BpeCodes::apply_line_to(std::string_view line, OutputBuffer& out) const {
+  // subword-nmt caches per word type too; here the caches hold the finished output form
+  WordCache* cache = options_.dropout > 0 ? nullptr : &thread_cache();  // dropout: never cached
+  std::size_t b = 0, e = line.size();
+  auto ws = [](char c) { return c == '\r' || c == '\n' || c == ' '; };
+  while (b < e && ws(line[b])) ++b;
+  while (e > b && ws(line[e - 1])) --e;
+  // The line's output is written through a pointer into space reserved for the worst case (every
+  // character its own unit: sep + 2 bytes per input byte) plus slack, so that cached forms of up to
+  // 32 bytes are copied with one fixed-size copy: the appends' calls were a tenth of apply's time.
+  char* o = out.reserve_more(line.size() * (options_.separator.size() + 2) + kCopySlack);
+  auto put = [&o](std::string_view text) {
+    std::memcpy(o, text.data(), text.size());
+    o += text.size();
+  };
+  put(line.substr(0, b));
+  bool first_word = true;
+  ScannedWord scanned;
+  for (std::size_t p = b; scan_word(line, p, e, scanned); p = scanned.end + 1) {
+    if (!first_word) *o++ = ' ';
+    first_word = false;
+    std::string_view word = line.substr(scanned.begin, scanned.end - scanned.begin), hit;
+    if (!cache) {
+      put(segment_joined(word));
+    } else if (shared_cache_.find(word, scanned.hash, hit, scanned.first_chunk) ||
+               cache->find(word, scanned.hash, hit, scanned.first_chunk)) {
+      if (hit.size() <= kCopySlack / 2) {
+        std::memcpy(o, hit.data(), kCopySlack / 2);  // cache entries are followed by readable bytes
+        o += hit.size();
+      } else {
+        put(hit);
+      }
+    } else {
+      std::string joined = segment_joined(word);
+      cache->insert(word, scanned.hash, joined);
+      put(joined);
+    }
   }
   if (e < line.size() && b < e) put(line.substr(e));
   out.set_end(o);
