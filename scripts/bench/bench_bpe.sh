@@ -1,14 +1,11 @@
 #!/usr/bin/env bash
 # BPE learn and apply: synmt-bpe vs subword-nmt 0.3.8 on the same input, timed in one run
-# (scripts/bench/timing.sh: BENCH_REPS interleaved runs each, ratio of medians).
+# (scripts/bench/common.sh: BENCH_REPS interleaved runs each, ratio of medians).
 # learn: joint Multi30k train En+De (58k lines), 8000 merges. apply: Multi30k train En+De x4
 # (232k lines) with those codes. Outputs are also compared (they must be byte-identical).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-source scripts/bench/timing.sh
-DATA=${1:-../shared/data}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+source scripts/bench/common.sh  # DATA, T, run_timed, report
 M=$DATA/parallel/multi30k-task1
 { zcat "$M/train.en.gz"; zcat "$M/train.de.gz"; } > "$T/joint"
 for i in 1 2 3 4; do cat "$T/joint"; done > "$T/big"

@@ -1,13 +1,10 @@
 #!/usr/bin/env bash
 # Language identification: synmt-langid (2 threads) vs Python langdetect 1.0.9 (seed 0) on the
-# same input, timed in one run (scripts/bench/timing.sh: BENCH_REPS interleaved runs each, ratio
+# same input, timed in one run (scripts/bench/common.sh: BENCH_REPS interleaved runs each, ratio
 # of medians): Multi30k train En+De (58k lines). Labels are compared too.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-source scripts/bench/timing.sh
-DATA=${1:-../shared/data}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+source scripts/bench/common.sh  # DATA, T, run_timed, report
 { zcat "$DATA/parallel/multi30k-task1/train.en.gz"; zcat "$DATA/parallel/multi30k-task1/train.de.gz"; } > "$T/lines"
 PROFILES=$(.venv/bin/python -c 'import langdetect, os; print(os.path.join(os.path.dirname(langdetect.__file__), "profiles"))')
 cat > "$T/ref.py" <<'PY'

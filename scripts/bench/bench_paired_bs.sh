@@ -1,15 +1,12 @@
 #!/usr/bin/env bash
 # Paired bootstrap, 1000 resamples, 3000 segments, 8 systems: synmt-score paired-bs vs
-# `sacrebleu --paired-bs` on the same input, timed in one run (scripts/bench/timing.sh:
+# `sacrebleu --paired-bs` on the same input, timed in one run (scripts/bench/common.sh:
 # BENCH_REPS interleaved runs each, ratio of medians).
 # Input: the 8 WMT22 systems that translated both De->En and En->De; 3000 segments = all 1984
 # De->En segments + the first 1016 En->De ones (speed only; statistics are tested elsewhere).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-source scripts/bench/timing.sh
-DATA=${1:-../shared/data}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+source scripts/bench/common.sh  # DATA, T, run_timed, report
 W=$DATA/eval/wmt22/generaltest2022
 SYSTEMS=(Online-B JDExploreAcademy Lan-Bridge Online-A Online-G Online-W Online-Y PROMT)
 for s in "${SYSTEMS[@]}"; do

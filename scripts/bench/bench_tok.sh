@@ -1,13 +1,10 @@
 #!/usr/bin/env bash
 # Tokenisation: synmt-tok vs sacremoses (MosesTokenizer, escape on) on the same input, timed in
-# one run (scripts/bench/timing.sh: BENCH_REPS interleaved runs each, ratio of medians):
+# one run (scripts/bench/common.sh: BENCH_REPS interleaved runs each, ratio of medians):
 # Multi30k train En x4 (116k lines). Outputs are compared.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-source scripts/bench/timing.sh
-DATA=${1:-../shared/data}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+source scripts/bench/common.sh  # DATA, T, run_timed, report
 for i in 1 2 3 4; do zcat "$DATA/parallel/multi30k-task1/train.en.gz"; done > "$T/in"
 cat > "$T/ref.py" <<'PY'
 import sys
