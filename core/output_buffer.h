@@ -11,7 +11,7 @@ namespace synmt {
 
 class OutputBuffer {
  public:
-  // Room for n more bytes at end(); what was written stays.
+  // Room for n more bytes after the content (not initialised); what was written stays.
   char* reserve_more(std::size_t n) {
     if (capacity_ - size_ < n) {
       std::size_t capacity = capacity_ ? capacity_ : 4096;
