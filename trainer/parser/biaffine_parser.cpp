@@ -40,10 +40,9 @@ BiaffineParserImpl::BiaffineParserImpl(const ParserOptions& o) : options_(o) {
   // LGP's parser initialisation U(+-sqrt(6 / (rows + cols))) for the projections
   for (auto* l : {&upos_out, &tag_embed, &arc_dep, &arc_head, &label_dep, &label_head, &label_linear})
     torch::nn::init::xavier_uniform_((*l)->weight);
-  for (auto& p : lstm1->named_parameters())  // forget-gate bias 1 (LGP)
-    if (p.key().find("bias") != std::string::npos) p.value().zero_().narrow(0, h, h).fill_(0.5);
-  for (auto& p : lstm2->named_parameters())
-    if (p.key().find("bias") != std::string::npos) p.value().zero_().narrow(0, h, h).fill_(0.5);
+  for (auto* lstm : {&lstm1, &lstm2})  // forget-gate bias 1 (LGP): 0.5 in each of bias_ih and bias_hh
+    for (auto& p : (*lstm)->named_parameters())
+      if (p.key().find("bias") != std::string::npos) p.value().zero_().narrow(0, h, h).fill_(0.5);
 }
 
 torch::Tensor BiaffineParserImpl::run_lstm(torch::nn::LSTM& lstm, const torch::Tensor& x, const torch::Tensor& lengths) {
@@ -69,17 +68,21 @@ ParserOutput BiaffineParserImpl::forward(const ParserBatch& b) {
   auto y = tag_embed(torch::softmax(out.upos_logits, -1));  // W_l p1: the soft tag feeds layer 2
   auto h2 = dropout(run_lstm(lstm2, torch::cat({x, y, h1}, -1), lengths));
   out.states = h2;
-  namespace F = torch::nn::functional;
-  auto dep = dropout(F::leaky_relu(arc_dep(h2), F::LeakyReLUFuncOptions().negative_slope(0.1)));
-  auto head = dropout(F::leaky_relu(arc_head(h2), F::LeakyReLUFuncOptions().negative_slope(0.1)));
+  // the four MLPs over the second layer's states (Dozat & Manning): leaky ReLU, dropout
+  auto mlp = [&](torch::nn::Linear& projection) {
+    namespace F = torch::nn::functional;
+    return dropout(F::leaky_relu(projection(h2), F::LeakyReLUFuncOptions().negative_slope(0.1)));
+  };
+  auto dep = mlp(arc_dep);
+  auto head = mlp(arc_head);
   auto scores = torch::matmul(torch::matmul(dep, arc_u), head.transpose(1, 2)) + torch::matmul(head, arc_bias).unsqueeze(1);
   // impossible heads: padding positions, and a word heading itself
   auto positions = torch::arange(N1).unsqueeze(0);
   auto valid_head = positions <= b.lengths.unsqueeze(1);  // (B, N+1), ROOT = 0 is valid
   auto mask = valid_head.unsqueeze(1).expand({B, N1, N1}).logical_and(torch::eye(N1, torch::kBool).logical_not().unsqueeze(0));
   out.arc_scores = scores.masked_fill(mask.logical_not(), -1e9);
-  out.label_dep = dropout(F::leaky_relu(label_dep(h2), F::LeakyReLUFuncOptions().negative_slope(0.1)));
-  out.label_head = dropout(F::leaky_relu(label_head(h2), F::LeakyReLUFuncOptions().negative_slope(0.1)));
+  out.label_dep = mlp(label_dep);
+  out.label_head = mlp(label_head);
   return out;
 }
 
