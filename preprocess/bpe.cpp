@@ -669,6 +669,12 @@ std::string BpeCodes::segment_joined(std::string_view word) const {
 }
 
 namespace {
+// Copies text to o; returns the end of the copy.
+inline char* put(char* o, std::string_view text) {
+  std::memcpy(o, text.data(), text.size());
+  return o + text.size();
+}
+
 // A word of a line with its string_hash and first 8 bytes (zero-padded).
 struct ScannedWord {
   std::size_t begin = 0, end = 0;
@@ -685,9 +691,18 @@ inline bool scan_word(std::string_view line, std::size_t p, std::size_t e, Scann
     std::size_t sp = p;
     for (;;) {
       const std::size_t avail = e - sp;
+      if (avail == 0) break;  // the word ends the line after a full chunk
       uint64_t w = 0;
-      if (avail >= 8) std::memcpy(&w, line.data() + sp, 8);  // a single load; the general case is a call
-      else std::memcpy(&w, line.data() + sp, avail);
+      if (avail >= 8) {
+        std::memcpy(&w, line.data() + sp, 8);
+      } else if (e >= 8) {
+        // the line's last 8 bytes, shifted down: still one load (a memcpy of `avail` bytes was a
+        // call, and its narrow stores stalled the wide load after it)
+        std::memcpy(&w, line.data() + e - 8, 8);
+        w >>= 8 * (8 - avail);
+      } else {
+        std::memcpy(&w, line.data() + sp, avail);
+      }
       const uint64_t x = w ^ 0x2020202020202020ULL;
       const uint64_t spaces = (x - 0x0101010101010101ULL) & ~x & 0x8080808080808080ULL;
       std::size_t n = spaces ? static_cast<std::size_t>(__builtin_ctzll(spaces)) / 8 : 8;
@@ -726,12 +741,11 @@ void BpeCodes::apply_line_to(std::string_view line, OutputBuffer& out) const {
   // The line's output is written through a pointer into space reserved for the worst case (every
   // character its own unit: sep + 2 bytes per input byte) plus slack, so that cached forms of up to
   // 32 bytes are copied with one fixed-size copy: the appends' calls were a tenth of apply's time.
+  // (o is a local whose address is never taken, and the shared cache is read through a local
+  // Reader: stores through o may alias anything else, which the compiler then reloads.)
   char* o = out.reserve_more(line.size() * (options_.separator.size() + 2) + kCopySlack);
-  auto put = [&o](std::string_view text) {
-    std::memcpy(o, text.data(), text.size());
-    o += text.size();
-  };
-  put(line.substr(0, b));
+  o = put(o, line.substr(0, b));
+  const WordCache::Reader shared = shared_cache_.reader();
   bool first_word = true;
   ScannedWord scanned;
   for (std::size_t p = b; scan_word(line, p, e, scanned); p = scanned.end + 1) {
@@ -739,22 +753,22 @@ void BpeCodes::apply_line_to(std::string_view line, OutputBuffer& out) const {
     first_word = false;
     std::string_view word = line.substr(scanned.begin, scanned.end - scanned.begin), hit;
     if (!cache) {
-      put(segment_joined(word));
-    } else if (shared_cache_.find(word, scanned.hash, hit, scanned.first_chunk) ||
+      o = put(o, segment_joined(word));
+    } else if (shared.find(word, scanned.hash, hit, scanned.first_chunk) ||
                cache->find(word, scanned.hash, hit, scanned.first_chunk)) {
       if (hit.size() <= kCopySlack / 2) {
         std::memcpy(o, hit.data(), kCopySlack / 2);  // cache entries are followed by readable bytes
         o += hit.size();
       } else {
-        put(hit);
+        o = put(o, hit);
       }
     } else {
       std::string joined = segment_joined(word);
       cache->insert(word, scanned.hash, joined);
-      put(joined);
+      o = put(o, joined);
     }
   }
-  if (e < line.size() && b < e) put(line.substr(e));
+  if (e < line.size() && b < e) o = put(o, line.substr(e));
   out.set_end(o);
 }
 

@@ -29,32 +29,17 @@ class WordCache {
     reset();
   }
 
+  class Reader;
   // The cached value for key (h = string_hash(key)), or false. The view is valid until reset.
   // first_chunk: the key's first 8 bytes (zero-padded), if the caller has them: keys of up to 8
   // bytes are then compared with one load instead of a memcmp call.
-  bool find(std::string_view key, uint64_t h, std::string_view& value, uint64_t first_chunk = 0) const {
-    const uint32_t tag = static_cast<uint32_t>(h >> 32);
-    const bool short_key = first_chunk != 0 && key.size() <= 8;
-    for (std::size_t i = h & mask_;; i = (i + 1) & mask_) {
-      const Slot& s = slots_[i];
-      if (s.entry == 0) return false;
-      if (s.tag != tag) continue;
-      const char* p = locate(s.entry);
-      uint32_t klen, vlen;
-      std::memcpy(&klen, p + 8, 4);
-      if (klen != key.size()) continue;
-      if (short_key) {
-        uint64_t stored;
-        std::memcpy(&stored, p + kHeader, 8);  // blocks are padded: 8 bytes are always readable
-        if ((stored & (~0ULL >> (64 - 8 * klen))) != first_chunk) continue;
-      } else if (std::memcmp(p + kHeader, key.data(), klen) != 0) {
-        continue;
-      }
-      std::memcpy(&vlen, p + 12, 4);
-      value = std::string_view(p + kHeader + klen, vlen);
-      return true;
-    }
-  }
+  bool find(std::string_view key, uint64_t h, std::string_view& value, uint64_t first_chunk = 0) const;
+
+  // The table's lookup state copied into a small object for a loop that also writes its output
+  // through char pointers: a char store may alias any member, and the compiler reloaded the
+  // table's pointers and mask after every output write; a local copy it need not reload.
+  // Valid until the cache is next modified.
+  Reader reader() const;
 
   // key (h = string_hash(key)) must not be cached yet.
   void insert(std::string_view key, uint64_t h, std::string_view value) {
@@ -112,12 +97,13 @@ class WordCache {
     uint64_t hash;
     std::string_view key, value;
   };
-  const char* locate(uint32_t id) const {
+  // an entry's bytes: entry ids are (block << 20 | offset) + 1
+  static const char* locate(const std::unique_ptr<char[]>* blocks, uint32_t id) {
     const uint32_t e = id - 1;
-    return blocks_[e >> kOffsetBits].get() + (e & (kBlockBytes - 1));
+    return blocks[e >> kOffsetBits].get() + (e & (kBlockBytes - 1));
   }
   Entry entry(uint32_t id) const {
-    const char* p = locate(id);
+    const char* p = locate(blocks_.data(), id);
     Entry out;
     uint32_t klen, vlen;
     std::memcpy(&out.hash, p, 8);
@@ -161,5 +147,57 @@ class WordCache {
   std::size_t block_used_ = 0, block_size_ = 0, first_block_size_ = 0;
   std::vector<uint32_t> order_;  // entry ids in insertion order
 };
+
+class WordCache::Reader {
+ public:
+  bool find(std::string_view key, uint64_t h, std::string_view& value, uint64_t first_chunk = 0) const {
+    const uint32_t tag = static_cast<uint32_t>(h >> 32);
+    const bool short_key = first_chunk != 0 && key.size() <= 8;
+    for (std::size_t i = h & mask_;; i = (i + 1) & mask_) {
+      const Slot& s = slots_[i];
+      if (s.entry == 0) return false;
+      if (s.tag != tag) continue;
+      const char* p = locate(blocks_, s.entry);
+      uint32_t klen, vlen;
+      std::memcpy(&klen, p + 8, 4);
+      if (klen != key.size()) continue;
+      if (short_key) {
+        uint64_t stored;
+        std::memcpy(&stored, p + kHeader, 8);  // blocks are padded: 8 bytes are always readable
+        if ((stored & (~0ULL >> (64 - 8 * klen))) != first_chunk) continue;
+      } else if (!same_bytes(p + kHeader, key.data(), klen)) {
+        continue;
+      }
+      std::memcpy(&vlen, p + 12, 4);
+      value = std::string_view(p + kHeader + klen, vlen);
+      return true;
+    }
+  }
+
+ private:
+  friend class WordCache;
+  // memcmp(a, b, n) == 0 for the n > 8 of the keys find() compares: up to 16 bytes as two
+  // overlapping 8-byte loads each (memcmp's call was most of a long word's lookup)
+  static bool same_bytes(const char* a, const char* b, std::size_t n) {
+    if (n < 8 || n > 16) return std::memcmp(a, b, n) == 0;
+    uint64_t a0, a1, b0, b1;
+    std::memcpy(&a0, a, 8);
+    std::memcpy(&b0, b, 8);
+    std::memcpy(&a1, a + n - 8, 8);
+    std::memcpy(&b1, b + n - 8, 8);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+  }
+  Reader(const Slot* slots, std::size_t mask, const std::unique_ptr<char[]>* blocks)
+      : slots_(slots), mask_(mask), blocks_(blocks) {}
+  const Slot* slots_;
+  std::size_t mask_;
+  const std::unique_ptr<char[]>* blocks_;
+};
+
+inline WordCache::Reader WordCache::reader() const { return Reader(slots_.data(), mask_, blocks_.data()); }
+
+inline bool WordCache::find(std::string_view key, uint64_t h, std::string_view& value, uint64_t first_chunk) const {
+  return reader().find(key, h, value, first_chunk);
+}
 
 }  // namespace synmt

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 
 #include "core/error.h"
 #include "preprocess/bpe.h"
@@ -42,6 +43,30 @@ TEST(Bpe, AppliesCodesWithSeparatorAndKeepsWhitespace) {
   EXPECT_EQ(bpe.apply_line("ab abc abd"), "ab abc a@@ b@@ d");
   EXPECT_EQ(bpe.apply_line("  ab  abd "), "  ab a@@ b@@ d ");
   EXPECT_EQ(bpe.apply_line("x"), "x");
+}
+
+TEST(Bpe, LineScanningAgreesWithWordByWordSegmentationForEveryWordLength) {
+  // apply_line scans words 8 bytes at a time (last chunk of a line loaded from the line's end) and
+  // looks them up in its caches; segment_word takes one word as it is: the same pieces for words
+  // of every length around the 8-byte steps, at a line's start, middle and end, and twice (cached)
+  auto codes = write_tmp("codes_lengths", "#version: 0.2\na b\nab c\nabc d\nd e</w>\n");
+  synmt::BpeCodes bpe(codes);
+  auto joined = [&](const std::string& word) {
+    std::string out;
+    for (const auto& piece : bpe.segment_word(word)) out += (out.empty() ? "" : "@@ ") + piece;
+    return out;
+  };
+  const std::string alphabet = "abcdeabcdeabcdeabcde";
+  for (std::size_t n = 1; n <= 20; ++n) {
+    const std::string w = alphabet.substr(0, n), v = "de" + alphabet.substr(0, n);
+    for (const std::string& line : {w, w + " x", "x " + w, "x " + w + " " + v, w + "  " + v + " "}) {
+      std::string expected, word;
+      std::istringstream words(line);
+      while (words >> word) expected += (expected.empty() ? "" : " ") + joined(word);
+      if (line.back() == ' ') expected += ' ';
+      for (int pass = 0; pass < 2; ++pass) EXPECT_EQ(bpe.apply_line(line), expected) << "'" << line << "' pass " << pass;
+    }
+  }
 }
 
 TEST(Bpe, BadCodesFilesNameTheLine) {
