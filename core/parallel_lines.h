@@ -51,6 +51,7 @@ struct alignas(64) LineChunk {
 // sequence): a call per line was a sixteenth of BPE apply's time. The error names the line.
 inline void validate_utf8(const std::string& path, std::size_t first_line, const std::string_view* lines,
                           std::size_t first, std::size_t end) {
+  if (first >= end) return;
   const char* begin = lines[first].data();
   const std::string_view span(begin, static_cast<std::size_t>(lines[end - 1].data() + lines[end - 1].size() - begin));
   const std::size_t bad = utf8::find_invalid(span);
@@ -61,6 +62,24 @@ inline void validate_utf8(const std::string& path, std::size_t first_line, const
       throw InputError(path, first_line + i,
                        LineReader::invalid_utf8_message(static_cast<std::size_t>(at - lines[i].data())));
 }
+
+// UTF-8 is validated by map_lines_into, a block of lines at a time (with several threads on the
+// workers: a tenth of the reading thread's time otherwise), instead of by the reader line by line;
+// the error names the same file and line. Not with flag_invalid, where the reader drops invalid
+// lines. The reader's own check is off while this lives.
+struct DeferredUtf8Check {
+  explicit DeferredUtf8Check(LineReader& reader)
+      : in(reader), active(reader.options().check_utf8 && !reader.options().flag_invalid) {
+    if (active) in.set_check_utf8(false);
+  }
+  ~DeferredUtf8Check() {
+    if (active) in.set_check_utf8(true);
+  }
+  DeferredUtf8Check(const DeferredUtf8Check&) = delete;
+  DeferredUtf8Check& operator=(const DeferredUtf8Check&) = delete;
+  LineReader& in;
+  const bool active;
+};
 
 inline bool read_chunk(LineReader& in, LineChunk& chunk, std::size_t chunk_size) {
   chunk.first_line = in.line_number() + 1;
@@ -78,11 +97,14 @@ inline bool read_chunk(LineReader& in, LineChunk& chunk, std::size_t chunk_size)
 inline void map_lines_into(LineReader& in, AtomicFile& out, int threads, const LineAppender& fn,
                            std::size_t chunk_size = 20000, const std::function<void()>& between_chunks = {}) {
   const std::size_t n = static_cast<std::size_t>(std::max(1, threads));
+  const detail::DeferredUtf8Check utf8_check(in);
+  const bool validate = utf8_check.active;
   if (n == 1) {
     detail::LineChunk chunk;
     OutputBuffer block;
     while (detail::read_chunk(in, chunk, chunk_size)) {
       block.clear();
+      if (validate) detail::validate_utf8(in.path(), chunk.first_line, chunk.lines.data(), 0, chunk.count);
       for (std::size_t i = 0; i < chunk.count; ++i) {
         fn(chunk.lines[i], block);
         block.push_back('\n');
@@ -92,10 +114,6 @@ inline void map_lines_into(LineReader& in, AtomicFile& out, int threads, const L
     }
     return;
   }
-  // UTF-8 is validated by the workers (a tenth of the reading thread's time otherwise); the error
-  // names the same file and line. Not with flag_invalid, where the reader drops invalid lines.
-  const bool validate = in.options().check_utf8 && !in.options().flag_invalid;
-  if (validate) in.set_check_utf8(false);
   detail::LineChunk chunks[2];
   detail::LineChunk* current = &chunks[0];  // the chunk the workers process (set under the mutex)
   std::mutex m;
@@ -185,11 +203,9 @@ inline void map_lines_into(LineReader& in, AtomicFile& out, int threads, const L
     if (pending) write_blocks(*pending);
   } catch (...) {
     shutdown();
-    if (validate) in.set_check_utf8(true);
     throw;
   }
   shutdown();
-  if (validate) in.set_check_utf8(true);
 }
 
 // The same for functions that take a line as a string and return its result.
