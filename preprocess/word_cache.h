@@ -36,9 +36,9 @@ class WordCache {
   bool find(std::string_view key, uint64_t h, std::string_view& value, uint64_t first_chunk = 0) const;
 
   // The table's lookup state copied into a small object for a loop that also writes its output
-  // through char pointers: a char store may alias any member, and the compiler reloaded the
-  // table's pointers and mask after every output write; a local copy it need not reload.
-  // Valid until the cache is next modified.
+  // through char pointers: a char store may alias any member, so the compiler reloads the table's
+  // pointers and mask after every output write, a local copy it need not (BPE apply 1-2% faster,
+  // two interleaved A/Bs of 40 and 60 runs). Valid until the cache is next modified.
   Reader reader() const;
 
   // key (h = string_hash(key)) must not be cached yet.
