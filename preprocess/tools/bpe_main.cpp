@@ -79,9 +79,13 @@ int main(int argc, char** argv) {
         synmt::BpeCodes bpe(codes, apply_options);
         synmt::LineReader in(inputs.at(0), ro);
         synmt::AtomicFile out(output);
+        // Chunks of 10,000 lines: the threads' new words are shared at chunk ends, and until then
+        // a word new to both is segmented by both (a fifth more segmentations on newstest); half
+        // the default chunk was 1-5% faster on Multi30k and newstest (interleaved A/B, 40 runs).
+        constexpr std::size_t kChunkLines = 10000;
         synmt::map_lines_into(
-            in, out, threads, [&bpe](std::string_view l, synmt::OutputBuffer& o) { bpe.apply_line_to(l, o); }, 20000,
-            [&bpe]() { bpe.share_cached_words(); });
+            in, out, threads, [&bpe](std::string_view l, synmt::OutputBuffer& o) { bpe.apply_line_to(l, o); },
+            kChunkLines, [&bpe]() { bpe.share_cached_words(); });
         out.commit();
         return 0;
       });
