@@ -387,6 +387,7 @@ BpeCodes::BpeCodes(const std::string& path, BpeApplyOptions options)
   }
   end_of_word_ = unit_id("</w>");  // version 0.1 codes append it as a unit of its own
   unit_ids_.clear();  // units are interned only here
+  build_unit_forms();
   for (int c = 0; c < 128; ++c)
     for (int final = 0; final < 2; ++final) {
       const int64_t* id = char_ids_.find(char_key(std::string_view(reinterpret_cast<const char*>(&c), 1), final != 0));
@@ -626,48 +627,6 @@ std::vector<std::string> BpeCodes::segment_word(const std::string& orig) const {
   return word;
 }
 
-std::string BpeCodes::segment_joined(std::string_view word) const {
-  if (glossary_res_.empty() && vocab_.empty()) {
-    // the common case straight from the unit ids, without a string per piece
-    thread_local std::vector<int32_t> ids;
-    thread_local std::vector<std::string> unknown;
-    if (!merge_word(word, ids, unknown)) return std::string(word);
-    std::string joined;
-    joined.reserve(word.size() + ids.size() * (options_.separator.size() + 1));
-    for (std::size_t k = 0; k < ids.size(); ++k) {
-      const std::size_t id = static_cast<std::size_t>(ids[k]);
-      std::string_view unit = id < units_.size() ? std::string_view(units_[id]) : std::string_view(unknown[id - units_.size()]);
-      if (k + 1 == ids.size()) {  // the last unit carries the end-of-word mark (or is it)
-        if (unit == "</w>") {
-          if (!joined.empty()) joined.resize(joined.size() - options_.separator.size() - 1);
-          break;
-        }
-        if (unit.size() >= 4 && unit.substr(unit.size() - 4) == "</w>") unit.remove_suffix(4);
-        joined.append(unit);
-        break;
-      }
-      joined.append(unit);
-      joined.append(options_.separator);
-      joined.push_back(' ');
-    }
-    return joined;
-  }
-  std::vector<std::string> pieces;
-  if (glossary_res_.empty()) {
-    pieces = segment_word(std::string(word));
-  } else {
-    for (const auto& segment : isolate_glossaries(std::string(word)))
-      for (auto& p : segment_word(segment)) pieces.push_back(std::move(p));
-  }
-  std::string joined;
-  for (std::size_t k = 0; k < pieces.size(); ++k) {
-    if (k) joined.push_back(' ');
-    joined += pieces[k];
-    if (k + 1 < pieces.size()) joined += options_.separator;
-  }
-  return joined;
-}
-
 namespace {
 // Copies text to o; returns the end of the copy.
 inline char* put(char* o, std::string_view text) {
@@ -731,6 +690,75 @@ inline bool scan_word(std::string_view line, std::size_t p, std::size_t e, Scann
 }
 }  // namespace
 
+void BpeCodes::build_unit_forms() {
+  unit_forms_.clear();
+  unit_form_at_.clear();
+  unit_size_.clear();
+  for (const auto& unit : units_) {
+    unit_form_at_.push_back(static_cast<uint32_t>(unit_forms_.size()));
+    unit_size_.push_back(static_cast<uint32_t>(unit.size()));
+    unit_forms_ += unit;
+    unit_forms_ += options_.separator;
+    unit_forms_ += ' ';
+  }
+  unit_forms_.append(kCopySlack, '\0');  // fixed-size copies of short forms read past the last one
+}
+
+char* BpeCodes::write_segmented(std::string_view word, char* o) const {
+  if (glossary_res_.empty() && vocab_.empty()) {
+    // the common case straight from the unit ids: each unit's output form copied whole (short
+    // forms with one fixed-size copy: the output has kCopySlack bytes of room past any word)
+    thread_local std::vector<int32_t> ids;
+    thread_local std::vector<std::string> unknown;
+    if (!merge_word(word, ids, unknown)) return put(o, word);
+    const std::size_t sep = options_.separator.size() + 1;  // "@@ "
+    for (std::size_t k = 0; k < ids.size(); ++k) {
+      const std::size_t id = static_cast<std::size_t>(ids[k]);
+      std::string_view unit;
+      if (id < units_.size()) {
+        const char* form = unit_forms_.data() + unit_form_at_[id];
+        const std::size_t size = unit_size_[id];
+        if (k + 1 < ids.size() && size + sep <= kCopySlack / 2) {  // a middle unit, short
+          std::memcpy(o, form, kCopySlack / 2);
+          o += size + sep;
+          continue;
+        }
+        unit = std::string_view(form, size);
+      } else {
+        unit = unknown[id - units_.size()];
+      }
+      if (k + 1 < ids.size()) {
+        o = put(o, unit);
+        o = put(o, options_.separator);
+        *o++ = ' ';
+        continue;
+      }
+      // the last unit carries the end-of-word mark (or is it)
+      if (unit == "</w>") {
+        if (k > 0) o -= sep;
+        break;
+      }
+      if (unit.size() >= 4 && unit.substr(unit.size() - 4) == "</w>") unit.remove_suffix(4);
+      o = put(o, unit);
+    }
+    return o;
+  }
+  std::vector<std::string> pieces;
+  if (glossary_res_.empty()) {
+    pieces = segment_word(std::string(word));
+  } else {
+    for (const auto& segment : isolate_glossaries(std::string(word)))
+      for (auto& p : segment_word(segment)) pieces.push_back(std::move(p));
+  }
+  for (std::size_t k = 0; k < pieces.size(); ++k) {
+    if (k) *o++ = ' ';
+    o = put(o, pieces[k]);
+    if (k + 1 < pieces.size()) o = put(o, options_.separator);
+  }
+  return o;
+}
+
+
 void BpeCodes::apply_line_to(std::string_view line, OutputBuffer& out) const {
   // subword-nmt caches per word type too; here the caches hold the finished output form
   WordCache* cache = options_.dropout > 0 ? nullptr : &thread_cache();  // dropout: never cached
@@ -753,7 +781,7 @@ void BpeCodes::apply_line_to(std::string_view line, OutputBuffer& out) const {
     first_word = false;
     std::string_view word = line.substr(scanned.begin, scanned.end - scanned.begin), hit;
     if (!cache) {
-      o = put(o, segment_joined(word));
+      o = write_segmented(word, o);
     } else if (shared.find(word, scanned.hash, hit, scanned.first_chunk) ||
                cache->find(word, scanned.hash, hit, scanned.first_chunk)) {
       if (hit.size() <= kCopySlack / 2) {
@@ -763,9 +791,9 @@ void BpeCodes::apply_line_to(std::string_view line, OutputBuffer& out) const {
         o = put(o, hit);
       }
     } else {
-      std::string joined = segment_joined(word);
-      cache->insert(word, scanned.hash, joined);
-      o = put(o, joined);
+      char* const start = o;
+      o = write_segmented(word, o);
+      cache->insert(word, scanned.hash, std::string_view(start, static_cast<std::size_t>(o - start)));
     }
   }
   if (e < line.size() && b < e) o = put(o, line.substr(e));

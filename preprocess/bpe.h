@@ -92,8 +92,15 @@ class BpeCodes {
   std::unique_ptr<std::regex> glossary_full_;  // ^(g1|g2|...)$
   int version_ = 2;  // codes format 0.1 or 0.2 (end-of-word handling)
   static constexpr std::size_t kCopySlack = 2 * WordCache::kReadSlack;  // see apply_line_to
-  // the word as it appears in the output ("a@@ b@@ c")
-  std::string segment_joined(std::string_view word) const;
+  // Writes the word as it appears in the output ("a@@ b@@ c") at o, returns the end: at most
+  // (separator + 2) bytes per byte of the word plus kCopySlack are written.
+  char* write_segmented(std::string_view word, char* o) const;
+  // Each unit's text followed by the separator and a space, in one buffer padded by kCopySlack:
+  // unit k's "middle" form is unit_forms_[unit_form_at_[k], + unit_size_[k] + separator + 1).
+  void build_unit_forms();
+  std::string unit_forms_;
+  std::vector<uint32_t> unit_form_at_;
+  std::vector<uint32_t> unit_size_;
   BpeApplyOptions options_;
   uint64_t instance_;  // names this object's per-thread word caches
   WordCache& thread_cache() const;
