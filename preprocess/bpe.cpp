@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <deque>
 #include <queue>
 #include <random>
 #include <unordered_set>
@@ -25,7 +26,7 @@ void WordCounts::add(const std::string& word, int64_t count) {
 
 namespace {
 // Python's str.strip(chars) for the characters "\r\n ".
-std::pair<std::size_t, std::size_t> strip_crlf_space(const std::string& s) {
+std::pair<std::size_t, std::size_t> strip_crlf_space(std::string_view s) {
   std::size_t b = 0, e = s.size();
   auto ws = [](char c) { return c == '\r' || c == '\n' || c == ' '; };
   while (b < e && ws(s[b])) ++b;
@@ -325,13 +326,15 @@ std::atomic<uint64_t> next_codes_instance{1};
 int32_t BpeCodes::unit_id(std::string_view unit) {
   const uint64_t h = string_hash(unit);
   std::string_view known;
-  int32_t id = static_cast<int32_t>(units_.size());
+  int32_t id = static_cast<int32_t>(unit_size_.size());
   if (unit_ids_.find(unit, h, known)) {
     std::memcpy(&id, known.data(), sizeof id);
     return id;
   }
   unit_ids_.insert(unit, h, std::string_view(reinterpret_cast<const char*>(&id), sizeof id));
-  units_.emplace_back(unit);
+  unit_form_at_.push_back(static_cast<uint32_t>(unit_forms_.size()));
+  unit_size_.push_back(static_cast<uint32_t>(unit.size()));
+  unit_forms_.append(unit).append(options_.separator).push_back(' ');
   // single code points (with or without "</w>") are found by char_key when words are split up
   std::string_view body(unit);
   const bool final = body.size() >= 4 && body.substr(body.size() - 4) == "</w>";
@@ -348,10 +351,18 @@ BpeCodes::BpeCodes(const std::string& path, BpeApplyOptions options)
     : options_(std::move(options)), instance_(next_codes_instance++) {
   LineReaderOptions ro;
   ro.strip_cr = false;
-  std::vector<std::string> lines = read_lines(path, ro);
+  // read at every start of apply (a tenth of a short job's time): the file in one buffer, views
+  // into it, no string per line or unit
+  std::deque<std::string> texts;  // a deque: the views stay valid as it grows
+  std::vector<std::string_view> lines;
+  {
+    LineReader in(path, ro);
+    std::vector<std::string_view> part;
+    while (in.next_lines(texts.emplace_back(), part, std::size_t(1) << 20)) lines.insert(lines.end(), part.begin(), part.end());
+  }
   std::size_t first = 0;
-  if (!lines.empty() && lines[0].rfind("#version:", 0) == 0) {
-    std::string v = lines[0].substr(lines[0].find_last_of(' ') + 1);
+  if (!lines.empty() && lines[0].substr(0, 9) == "#version:") {
+    std::string v(lines[0].substr(lines[0].find_last_of(' ') + 1));
     while (v.size() > 2 && v.compare(v.size() - 2, 2, ".0") == 0) v.resize(v.size() - 2);
     if (v == "0.2") version_ = 2;
     else if (v == "0.1") version_ = 1;
@@ -363,15 +374,14 @@ BpeCodes::BpeCodes(const std::string& path, BpeApplyOptions options)
   // codes.read().rstrip('\n').split('\n'): trailing empty lines are dropped, inner ones are errors
   while (lines.size() > first && lines.back().empty()) lines.pop_back();
   if (lines.size() == first) throw InputError(path, first + 1, "no BPE merge operations in codes file");
-  // read at every start of apply (a tenth of a short job's time): views and one reused buffer, no
-  // string per unit
   pairs_.reserve(lines.size() - first);
+  unit_forms_.reserve(lines.size() * 2 * (8 + options_.separator.size()));
   std::string merged;
   for (std::size_t n = first; n < lines.size(); ++n) {
     int rank = static_cast<int>(n - first);
     if (options_.merges >= 0 && rank >= options_.merges) break;
     auto [b, e] = strip_crlf_space(lines[n]);
-    const std::string_view item = std::string_view(lines[n]).substr(b, e - b);
+    const std::string_view item = lines[n].substr(b, e - b);
     const std::size_t sp = item.find(' ');
     if (sp == std::string::npos || sp == 0 || item.find(' ', sp + 1) != std::string::npos || sp + 1 == item.size())
       throw InputError(path, n + 1, "invalid BPE codes line (expected exactly two subword units separated by a space): '" +
@@ -387,7 +397,7 @@ BpeCodes::BpeCodes(const std::string& path, BpeApplyOptions options)
   }
   end_of_word_ = unit_id("</w>");  // version 0.1 codes append it as a unit of its own
   unit_ids_.clear();  // units are interned only here
-  build_unit_forms();
+  unit_forms_.append(kCopySlack, '\0');  // fixed-size copies of short forms read past the last one
   for (int c = 0; c < 128; ++c)
     for (int final = 0; final < 2; ++final) {
       const int64_t* id = char_ids_.find(char_key(std::string_view(reinterpret_cast<const char*>(&c), 1), final != 0));
@@ -577,7 +587,7 @@ void BpeCodes::merge_greedily(std::vector<int32_t>& ids) const {
 }
 
 // The merged unit ids of a word (glossaries and vocabulary aside); false for a single code point,
-// which stays as it is. Units absent from the codes get ids past units_, their text in `unknown`.
+// which stays as it is. Units absent from the codes get ids past the known ones, their text in `unknown`.
 bool BpeCodes::merge_word(std::string_view orig, std::vector<int32_t>& ids, std::vector<std::string>& unknown) const {
   ids.clear();
   unknown.clear();
@@ -586,7 +596,7 @@ bool BpeCodes::merge_word(std::string_view orig, std::vector<int32_t>& ids, std:
     if (known) return static_cast<int32_t>(*known);
     unknown.emplace_back(text);
     if (final) unknown.back() += "</w>";
-    return static_cast<int32_t>(units_.size() + unknown.size() - 1);
+    return static_cast<int32_t>(unit_size_.size() + unknown.size() - 1);
   };
   for (std::size_t i = 0; i < orig.size();) {
     const auto c = static_cast<unsigned char>(orig[i]);
@@ -619,7 +629,7 @@ std::vector<std::string> BpeCodes::segment_word(const std::string& orig) const {
   std::vector<std::string> word;
   word.reserve(ids.size());
   for (int32_t id : ids)
-    word.push_back(static_cast<std::size_t>(id) < units_.size() ? units_[id] : unknown[id - units_.size()]);
+    word.emplace_back(static_cast<std::size_t>(id) < unit_size_.size() ? unit(id) : unknown[id - unit_size_.size()]);
   if (word.back() == "</w>") word.pop_back();
   else if (word.back().size() >= 4 && word.back().compare(word.back().size() - 4, 4, "</w>") == 0)
     word.back().resize(word.back().size() - 4);
@@ -690,20 +700,6 @@ inline bool scan_word(std::string_view line, std::size_t p, std::size_t e, Scann
 }
 }  // namespace
 
-void BpeCodes::build_unit_forms() {
-  unit_forms_.clear();
-  unit_form_at_.clear();
-  unit_size_.clear();
-  for (const auto& unit : units_) {
-    unit_form_at_.push_back(static_cast<uint32_t>(unit_forms_.size()));
-    unit_size_.push_back(static_cast<uint32_t>(unit.size()));
-    unit_forms_ += unit;
-    unit_forms_ += options_.separator;
-    unit_forms_ += ' ';
-  }
-  unit_forms_.append(kCopySlack, '\0');  // fixed-size copies of short forms read past the last one
-}
-
 char* BpeCodes::write_segmented(std::string_view word, char* o) const {
   if (glossary_res_.empty() && vocab_.empty()) {
     // the common case straight from the unit ids: each unit's output form copied whole (short
@@ -715,7 +711,7 @@ char* BpeCodes::write_segmented(std::string_view word, char* o) const {
     for (std::size_t k = 0; k < ids.size(); ++k) {
       const std::size_t id = static_cast<std::size_t>(ids[k]);
       std::string_view unit;
-      if (id < units_.size()) {
+      if (id < unit_size_.size()) {
         const char* form = unit_forms_.data() + unit_form_at_[id];
         const std::size_t size = unit_size_[id];
         if (k + 1 < ids.size() && size + sep <= kCopySlack / 2) {  // a middle unit, short
@@ -725,7 +721,7 @@ char* BpeCodes::write_segmented(std::string_view word, char* o) const {
         }
         unit = std::string_view(form, size);
       } else {
-        unit = unknown[id - units_.size()];
+        unit = unknown[id - unit_size_.size()];
       }
       if (k + 1 < ids.size()) {
         o = put(o, unit);

@@ -80,8 +80,7 @@ class BpeCodes {
   bool merge_word(std::string_view word, std::vector<int32_t>& ids, std::vector<std::string>& unknown) const;
   void merge_greedily(std::vector<int32_t>& ids) const;
   void merge_with_dropout(std::vector<int32_t>& ids) const;
-  WordCache unit_ids_;  // unit -> its index in units_ (4 bytes), while the codes are read
-  std::vector<std::string> units_;
+  WordCache unit_ids_;  // unit -> its id (4 bytes), while the codes are read
   FlatCountMap pairs_;
   FlatCountMap char_ids_;  // single-code-point units (optionally with "</w>") by char_key
   int32_t ascii_ids_[128][2];  // the same for ASCII characters: [byte][followed by "</w>"], -1 = none
@@ -95,12 +94,12 @@ class BpeCodes {
   // Writes the word as it appears in the output ("a@@ b@@ c") at o, returns the end: at most
   // (separator + 2) bytes per byte of the word plus kCopySlack are written.
   char* write_segmented(std::string_view word, char* o) const;
-  // Each unit's text followed by the separator and a space, in one buffer padded by kCopySlack:
-  // unit k's "middle" form is unit_forms_[unit_form_at_[k], + unit_size_[k] + separator + 1).
-  void build_unit_forms();
+  // The units, by id: each one's text followed by the separator and a space (its form inside a
+  // segmented word), in one buffer padded by kCopySlack.
   std::string unit_forms_;
   std::vector<uint32_t> unit_form_at_;
   std::vector<uint32_t> unit_size_;
+  std::string_view unit(std::size_t id) const { return std::string_view(unit_forms_).substr(unit_form_at_[id], unit_size_[id]); }
   BpeApplyOptions options_;
   uint64_t instance_;  // names this object's per-thread word caches
   WordCache& thread_cache() const;

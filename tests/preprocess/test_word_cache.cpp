@@ -3,6 +3,7 @@
 #include "tests/test_util.h"
 
 #include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,28 @@
 #include "preprocess/word_cache.h"
 
 using synmt::test::write_tmp;
+
+TEST(StringHash, ShortLoadsEqualZeroPaddedCopies) {
+  // load_short's overlapping loads against the plain zero-padded copy, and string_hash against
+  // the chunk-by-chunk definition, for every length up to 24 on random bytes
+  std::mt19937 rng(3);
+  for (int round = 0; round < 2000; ++round) {
+    std::string s(rng() % 25, '\0');
+    for (auto& c : s) c = static_cast<char>(rng());
+    for (std::size_t n = 1; n <= std::min<std::size_t>(7, s.size()); ++n) {
+      uint64_t expected = 0;
+      std::memcpy(&expected, s.data(), n);
+      ASSERT_EQ(synmt::load_short(s.data(), n), expected) << n;
+    }
+    uint64_t h = synmt::kStringHashStart;
+    for (std::size_t i = 0; i < s.size(); i += 8) {
+      uint64_t w = 0;
+      std::memcpy(&w, s.data() + i, std::min<std::size_t>(8, s.size() - i));
+      h = synmt::string_hash_chunk(h, w);
+    }
+    ASSERT_EQ(synmt::string_hash(s), synmt::string_hash_finish(h, s.size())) << s.size();
+  }
+}
 
 TEST(WordCache, FindsWhatWasInsertedThroughGrowthAndOutsizedEntries) {
   synmt::WordCache cache;
