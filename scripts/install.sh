@@ -17,6 +17,8 @@ $SUDO apt-get update -qq
 $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${APT_PACKAGES[@]}" >/dev/null
 
 if [ ! -x .venv/bin/python ]; then
+  # whatever stands there is not a usable venv (a dangling link, a half-made one): start afresh
+  rm -rf .venv
   python3 -m venv .venv
 fi
 .venv/bin/python -m pip install -q --upgrade pip
