@@ -661,17 +661,9 @@ inline bool scan_word(std::string_view line, std::size_t p, std::size_t e, Scann
     for (;;) {
       const std::size_t avail = e - sp;
       if (avail == 0) break;  // the word ends the line after a full chunk
-      uint64_t w = 0;
-      if (avail >= 8) {
-        std::memcpy(&w, line.data() + sp, 8);
-      } else if (e >= 8) {
-        // the line's last 8 bytes, shifted down: still one load (a memcpy of `avail` bytes was a
-        // call, and its narrow stores stalled the wide load after it)
-        std::memcpy(&w, line.data() + e - 8, 8);
-        w >>= 8 * (8 - avail);
-      } else {
-        std::memcpy(&w, line.data() + sp, avail);
-      }
+      uint64_t w;
+      if (avail >= 8) std::memcpy(&w, line.data() + sp, 8);
+      else w = load_short(line.data() + sp, avail);  // the line's end
       const uint64_t x = w ^ 0x2020202020202020ULL;
       const uint64_t spaces = (x - 0x0101010101010101ULL) & ~x & 0x8080808080808080ULL;
       std::size_t n = spaces ? static_cast<std::size_t>(__builtin_ctzll(spaces)) / 8 : 8;
@@ -714,8 +706,9 @@ char* BpeCodes::write_segmented(std::string_view word, char* o) const {
       if (id < unit_size_.size()) {
         const char* form = unit_forms_.data() + unit_form_at_[id];
         const std::size_t size = unit_size_[id];
-        if (k + 1 < ids.size() && size + sep <= kCopySlack / 2) {  // a middle unit, short
-          std::memcpy(o, form, kCopySlack / 2);
+        if (k + 1 < ids.size()) {  // a middle unit: its form with the separator
+          if (size + sep <= kCopySlack / 2) std::memcpy(o, form, kCopySlack / 2);
+          else std::memcpy(o, form, size + sep);
           o += size + sep;
           continue;
         }
@@ -723,7 +716,7 @@ char* BpeCodes::write_segmented(std::string_view word, char* o) const {
       } else {
         unit = unknown[id - unit_size_.size()];
       }
-      if (k + 1 < ids.size()) {
+      if (k + 1 < ids.size()) {  // a unit absent from the codes
         o = put(o, unit);
         o = put(o, options_.separator);
         *o++ = ' ';
@@ -753,7 +746,6 @@ char* BpeCodes::write_segmented(std::string_view word, char* o) const {
   }
   return o;
 }
-
 
 void BpeCodes::apply_line_to(std::string_view line, OutputBuffer& out) const {
   // subword-nmt caches per word type too; here the caches hold the finished output form

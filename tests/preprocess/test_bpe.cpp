@@ -46,7 +46,7 @@ TEST(Bpe, AppliesCodesWithSeparatorAndKeepsWhitespace) {
 }
 
 TEST(Bpe, LineScanningAgreesWithWordByWordSegmentationForEveryWordLength) {
-  // apply_line scans words 8 bytes at a time (last chunk of a line loaded from the line's end) and
+  // apply_line scans words 8 bytes at a time (a line's last bytes by overlapping shorter loads) and
   // looks them up in its caches; segment_word takes one word as it is: the same pieces for words
   // of every length around the 8-byte steps, at a line's start, middle and end, and twice (cached)
   auto codes = write_tmp("codes_lengths", "#version: 0.2\na b\nab c\nabc d\nd e</w>\n");
