@@ -38,7 +38,7 @@ TEST(RnnAttention, OutputsNormalisedLogProbabilities) {
   auto data = copy_task(8);
   synmt::BatchIterator it(data, {});
   auto b = it.make_batch({0, 1, 2, 3});
-  auto logp = model->forward(b.source, b.tgt_in);
+  auto logp = model->forward(b.source, b.tgt_in).log_probs;
   EXPECT_EQ(logp.size(0), 4);
   EXPECT_EQ(logp.size(2), 20);
   EXPECT_TRUE(torch::allclose(logp.exp().sum(-1), torch::ones({4, logp.size(1)}), 1e-4, 1e-5));
@@ -52,18 +52,18 @@ TEST(RnnAttention, TrainingStepsReduceLoss) {
   auto b = it.make_batch({0, 1, 2, 3, 4, 5, 6, 7});
   torch::optim::Adam opt(model->parameters(), torch::optim::AdamOptions(1e-2));
   model->eval();  // no dropout so that the comparison is deterministic
-  double first = synmt::label_smoothed_nll(model->forward(b.source, b.tgt_in), b.tgt_out, 0.0, 0).nll_sum;
+  double first = synmt::label_smoothed_nll(model->forward(b.source, b.tgt_in).log_probs, b.tgt_out, 0.0, 0).nll_sum;
   double after_one = 0;
   for (int i = 0; i < 40; ++i) {
-    auto v = synmt::label_smoothed_nll(model->forward(b.source, b.tgt_in), b.tgt_out, 0.0, 0);
+    auto v = synmt::label_smoothed_nll(model->forward(b.source, b.tgt_in).log_probs, b.tgt_out, 0.0, 0);
     opt.zero_grad();
     (v.loss / static_cast<double>(v.tokens)).backward();
     opt.step();
     if (i == 0)
-      after_one = synmt::label_smoothed_nll(model->forward(b.source, b.tgt_in), b.tgt_out, 0.0, 0).nll_sum;
+      after_one = synmt::label_smoothed_nll(model->forward(b.source, b.tgt_in).log_probs, b.tgt_out, 0.0, 0).nll_sum;
   }
   EXPECT_LT(after_one, first);  // a single step already helps
-  double after = synmt::label_smoothed_nll(model->forward(b.source, b.tgt_in), b.tgt_out, 0.0, 0).nll_sum;
+  double after = synmt::label_smoothed_nll(model->forward(b.source, b.tgt_in).log_probs, b.tgt_out, 0.0, 0).nll_sum;
   EXPECT_LT(after, 0.6 * first);
 }
 

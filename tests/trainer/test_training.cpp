@@ -177,7 +177,7 @@ TEST(Ensemble, OfOneModelIsTheModelAndOfTwoIsTheMean) {
   synmt::BatchIterator it(data, {});
   auto b = it.make_batch({0, 1, 2, 3});
   synmt::EnsembleModel one({m1});
-  EXPECT_TRUE(torch::equal(one.forward(b.source, b.tgt_in), m1->forward(b.source, b.tgt_in)));
+  EXPECT_TRUE(torch::equal(one.forward(b.source, b.tgt_in).log_probs, m1->forward(b.source, b.tgt_in).log_probs));
   synmt::SearchOptions so;
   so.beam_size = 3;
   so.nbest = 3;
@@ -190,8 +190,8 @@ TEST(Ensemble, OfOneModelIsTheModelAndOfTwoIsTheMean) {
     }
   }
   synmt::EnsembleModel two({m1, m2});
-  auto mean = (m1->forward(b.source, b.tgt_in) + m2->forward(b.source, b.tgt_in)) / 2;
-  EXPECT_TRUE(torch::allclose(two.forward(b.source, b.tgt_in), mean, 1e-5, 1e-6));
+  auto mean = (m1->forward(b.source, b.tgt_in).log_probs + m2->forward(b.source, b.tgt_in).log_probs) / 2;
+  EXPECT_TRUE(torch::allclose(two.forward(b.source, b.tgt_in).log_probs, mean, 1e-5, 1e-6));
   // stepping the ensemble gives the teacher-forced mean too (members keep separate states)
   auto state = two.encode(b.source);
   for (int64_t t = 0; t < 3; ++t)

@@ -57,7 +57,7 @@ TEST(Transformer, IncrementalStepsEqualTeacherForcing) {
     auto data = copy_task(8);
     synmt::BatchIterator it(data, {});
     auto b = it.make_batch({0, 1, 2, 3});
-    auto full = model->forward(b.source, b.tgt_in);  // (B, T, V)
+    auto full = model->forward(b.source, b.tgt_in).log_probs;  // (B, T, V)
     auto state = model->encode(b.source);
     for (int64_t t = 0; t < b.tgt_in.size(1); ++t) {
       auto logp = model->step(state, b.tgt_in.select(1, t));
@@ -77,43 +77,73 @@ TEST(Transformer, PaddingDoesNotChangeResults) {
   synmt::BatchIterator it(data, {});
   auto alone = it.make_batch({0});    // 3 tokens
   auto padded = it.make_batch({0, 3});  // with a 6-token sentence
-  auto a = model->forward(alone.source, alone.tgt_in);
-  auto p = model->forward(padded.source, padded.tgt_in);
+  auto a = model->forward(alone.source, alone.tgt_in).log_probs;
+  auto p = model->forward(padded.source, padded.tgt_in).log_probs;
   const int64_t T = a.size(1);
   EXPECT_TRUE(torch::allclose(a[0], p[0].narrow(0, 0, T), 1e-4, 1e-5));
 }
 
-// The hook sees every encoder layer's scores (B, H, S, S) with the batch's side inputs, and what it
-// returns is what the softmax uses (here: head 0 of layer 0 attends only to the parent position).
-TEST(Transformer, EncoderScoreHookSeesSideInputsAndChangesTheModel) {
+// Syntax seams built from options: a parent_bias modifier with a zero bias and no loss is the
+// baseline exactly (same weights); a non-zero bias changes the model; its loss term appears in
+// the output; a batch without the feature is refused, never silently decoded as the baseline.
+TEST(Transformer, ScoreModifierFromOptionsReadsParents) {
+  auto base_config = tiny_transformer();
+  auto syntax_config = base_config;
+  syntax_config["options"]["score_modifiers"] = {{{"kind", "parent_bias"}, {"layer", 1}, {"heads", {3}}, {"loss", true}}};
+  syntax_config["options"] = synmt::resolve_model_config({{"family", "transformer"}, {"options", syntax_config["options"]}})["options"];
   torch::manual_seed(5);
-  auto model = std::make_shared<synmt::TransformerModel>(
-      synmt::TransformerOptions::from_json(tiny_transformer()["options"]));
+  auto base = std::make_shared<synmt::TransformerModel>(synmt::TransformerOptions::from_json(base_config["options"]));
+  torch::manual_seed(5);
+  auto model = std::make_shared<synmt::TransformerModel>(synmt::TransformerOptions::from_json(syntax_config["options"]));
+  base->eval();
+  model->eval();
+  EXPECT_EQ(model->required_features(), std::set<std::string>{synmt::kSourceFeatureParentFirst});
+  auto data = copy_task(8);
+  synmt::BatchIterator it(data, {});
+  auto b = it.make_batch({2, 3});
+  const int64_t B = 2, S = b.source.tokens.size(1);
+  EXPECT_THROW(model->forward(b.source, b.tgt_in), synmt::ConfigError);
+  b.source.features[synmt::kSourceFeatureParentFirst] = torch::zeros({B, S}, torch::kInt64);
+  auto before = base->forward(b.source, b.tgt_in).log_probs;
+  auto out = model->forward(b.source, b.tgt_in);
+  EXPECT_TRUE(torch::equal(before, out.log_probs));  // bias 0: the baseline bit for bit
+  ASSERT_TRUE(out.aux_losses.count("parent_attention"));
+  EXPECT_GT(out.aux_losses["parent_attention"].item<double>(), 0.0);
+  {
+    torch::NoGradGuard no_grad;
+    model->named_parameters()["score_modifier_0.bias"].fill_(5.0);
+  }
+  auto after = model->forward(b.source, b.tgt_in);
+  EXPECT_FALSE(torch::allclose(before, after.log_probs, 1e-3, 1e-3));
+  // attending to the parent got cheaper: the supervised head's loss fell
+  EXPECT_LT(after.aux_losses["parent_attention"].item<double>(), out.aux_losses["parent_attention"].item<double>());
+  auto bad = syntax_config;
+  bad["options"]["score_modifiers"][0]["layer"] = 2;
+  EXPECT_THROW(synmt::TransformerModel(synmt::TransformerOptions::from_json(bad["options"])), synmt::ConfigError);
+  bad["options"]["score_modifiers"][0] = {{"kind", "no_such_kind"}};
+  EXPECT_THROW(synmt::TransformerOptions::from_json(bad["options"]), synmt::ConfigError);
+}
+
+// label_embedding overwrites the last dims of the token embedding: the label changes the output,
+// the inventory size comes from the options, and a batch without labels is refused.
+TEST(Transformer, LabelEmbeddingInputFromOptions) {
+  auto config = tiny_transformer();
+  config["options"]["embedding_inputs"] = {{{"kind", "label_embedding"}, {"dim", 4}}};
+  config["options"]["src_labels"] = 6;
+  torch::manual_seed(5);
+  auto model = std::make_shared<synmt::TransformerModel>(synmt::TransformerOptions::from_json(config["options"]));
   model->eval();
   auto data = copy_task(8);
   synmt::BatchIterator it(data, {});
   auto b = it.make_batch({2, 3});
   const int64_t B = 2, S = b.source.tokens.size(1);
-  b.source.features[synmt::kSourceFeatureParentPosition] = torch::zeros({B, S});  // everything attached to token 0
-  auto before = model->forward(b.source, b.tgt_in);
-  int calls = 0;
-  model->set_encoder_score_hook(0, [&](const torch::Tensor& scores, const synmt::SourceInput& input) {
-    ++calls;
-    EXPECT_EQ(scores.sizes(), torch::IntArrayRef({B, 4, S, S}));
-    EXPECT_TRUE(input.has(synmt::kSourceFeatureParentPosition));
-    auto out = scores.clone();
-    auto parent = input.features.at(synmt::kSourceFeatureParentPosition);  // (B, S)
-    auto j = torch::arange(S).to(torch::kFloat32).view({1, 1, S});
-    auto at_parent = (j - parent.unsqueeze(2)).abs() < 0.5;  // (B, S, S)
-    out.select(1, 0).masked_fill_(at_parent.logical_not(), -1e9);
-    return out;
-  });
-  auto after = model->forward(b.source, b.tgt_in);
-  EXPECT_EQ(calls, 1);
-  EXPECT_FALSE(torch::allclose(before, after, 1e-3, 1e-3));
-  model->set_encoder_score_hook(0, {});
-  EXPECT_TRUE(torch::allclose(before, model->forward(b.source, b.tgt_in), 1e-6, 1e-6));
-  EXPECT_THROW(model->set_encoder_score_hook(2, {}), synmt::ConfigError);
+  EXPECT_THROW(model->forward(b.source, b.tgt_in), synmt::ConfigError);
+  b.source.features[synmt::kSourceFeatureLabel] = torch::ones({B, S}, torch::kInt64);
+  auto one = model->forward(b.source, b.tgt_in).log_probs;
+  b.source.features[synmt::kSourceFeatureLabel] = torch::full({B, S}, 5, torch::kInt64);
+  EXPECT_FALSE(torch::allclose(one, model->forward(b.source, b.tgt_in).log_probs, 1e-4, 1e-4));
+  config["options"]["src_labels"] = 0;
+  EXPECT_THROW(synmt::TransformerModel(synmt::TransformerOptions::from_json(config["options"])), synmt::ConfigError);
 }
 
 TEST(Transformer, TrainingStepsReduceLoss) {
@@ -124,15 +154,15 @@ TEST(Transformer, TrainingStepsReduceLoss) {
   auto b = it.make_batch({0, 1, 2, 3, 4, 5, 6, 7});
   torch::optim::Adam opt(model->parameters(), torch::optim::AdamOptions(3e-3));
   model->eval();
-  double first = synmt::label_smoothed_nll(model->forward(b.source, b.tgt_in), b.tgt_out, 0.0, 0).nll_sum;
+  double first = synmt::label_smoothed_nll(model->forward(b.source, b.tgt_in).log_probs, b.tgt_out, 0.0, 0).nll_sum;
   model->train();
   for (int s = 0; s < 60; ++s) {
     opt.zero_grad();
-    auto v = synmt::label_smoothed_nll(model->forward(b.source, b.tgt_in), b.tgt_out, 0.1, 0);
+    auto v = synmt::label_smoothed_nll(model->forward(b.source, b.tgt_in).log_probs, b.tgt_out, 0.1, 0);
     (v.loss / v.tokens).backward();
     opt.step();
   }
   model->eval();
-  double after = synmt::label_smoothed_nll(model->forward(b.source, b.tgt_in), b.tgt_out, 0.0, 0).nll_sum;
+  double after = synmt::label_smoothed_nll(model->forward(b.source, b.tgt_in).log_probs, b.tgt_out, 0.0, 0).nll_sum;
   EXPECT_LT(after, 0.5 * first);
 }

@@ -56,7 +56,9 @@ std::vector<std::vector<int64_t>> BatchIterator::epoch_plan(int epoch) const {
   return plan;
 }
 
-Batch BatchIterator::make_batch(const std::vector<int64_t>& ids) const {
+Batch BatchIterator::make_batch(const std::vector<int64_t>& ids) const { return make_data_batch(data_, ids); }
+
+Batch make_data_batch(const ParallelData& data_, const std::vector<int64_t>& ids) {
   const auto B = static_cast<int64_t>(ids.size());
   int64_t S = 0, T = 0;
   for (auto i : ids) {
@@ -91,9 +93,11 @@ Batch BatchIterator::make_batch(const std::vector<int64_t>& ids) const {
     auto parent = torch::zeros({B, S}, torch::kFloat32);
     auto first = torch::zeros({B, S}, torch::kInt64);
     auto label = torch::zeros({B, S}, torch::kInt64);
+    auto word = torch::zeros({B, S}, torch::kInt64);
     auto pa = parent.accessor<float, 2>();
     auto fa = first.accessor<int64_t, 2>();
     auto la = label.accessor<int64_t, 2>();
+    auto wa = word.accessor<int64_t, 2>();
     for (int64_t b = 0; b < B; ++b) {
       auto i = ids[static_cast<std::size_t>(b)];
       for (int64_t k = data_.src_offsets[i]; k < data_.src_offsets[i + 1]; ++k) {
@@ -101,11 +105,13 @@ Batch BatchIterator::make_batch(const std::vector<int64_t>& ids) const {
         pa[b][pos] = data_.src_parent_middle[static_cast<std::size_t>(k)];
         fa[b][pos] = data_.src_parent_first[static_cast<std::size_t>(k)];
         la[b][pos] = data_.src_label[static_cast<std::size_t>(k)];
+        wa[b][pos] = data_.src_word[static_cast<std::size_t>(k)];
       }
     }
     batch.source.features[kSourceFeatureParentPosition] = parent;
     batch.source.features[kSourceFeatureParentFirst] = first;
     batch.source.features[kSourceFeatureLabel] = label;
+    batch.source.features[kSourceFeatureWord] = word;
   }
   return batch;
 }

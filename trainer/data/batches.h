@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "preprocess/dataset_file.h"
-#include "trainer/models/seq2seq_model.h"
+#include "trainer/data/source_input.h"
 
 namespace synmt {
 
@@ -44,7 +44,11 @@ class BatchIterator {
   std::size_t skipped_ = 0;
 };
 
-// Source-only batches for decoding, in the original order of `sentences`.
+// Sentences `ids` of `data` as one batch with every source feature the dataset carries (parents,
+// labels, POS, word indices): what training, validation and decoding from a binarised split use.
+Batch make_data_batch(const ParallelData& data, const std::vector<int64_t>& ids);
+
+// Source-only batches for decoding plain text (no features), in the original order of `sentences`.
 Batch make_source_batch(const std::vector<std::vector<int32_t>>& sentences);
 
 // The source input / batch with its tensors on `device` (no copy for tensors already there).

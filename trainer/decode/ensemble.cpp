@@ -13,13 +13,34 @@ EnsembleModel::EnsembleModel(std::vector<std::shared_ptr<Seq2SeqModel>> members)
   for (std::size_t i = 0; i < members_.size(); ++i) register_module("member_" + std::to_string(i), members_[i]);
 }
 
-torch::Tensor EnsembleModel::forward(const SourceInput& src, const torch::Tensor& tgt_in) {
-  torch::Tensor sum;
-  for (auto& m : members_) {
-    auto lp = m->forward(src, tgt_in);
-    sum = sum.defined() ? sum + lp : lp;
+ModelOutput EnsembleModel::forward(const SourceInput& src, const torch::Tensor& tgt_in, const ForwardRequest& request) {
+  if (members_.size() == 1) return members_.front()->forward(src, tgt_in, request);
+  ModelOutput out;
+  for (std::size_t i = 0; i < members_.size(); ++i) {
+    ModelOutput own = members_[i]->forward(src, tgt_in, request);
+    if (own.log_probs.defined()) out.log_probs = out.log_probs.defined() ? out.log_probs + own.log_probs : own.log_probs;
+    for (auto& [name, t] : own.aux_losses) out.aux_losses[prefix(i) + name] = t;
+    for (auto& [name, t] : own.analysis) out.analysis[prefix(i) + name] = t;
   }
-  return members_.size() == 1 ? sum : sum / static_cast<double>(members_.size());
+  if (out.log_probs.defined()) out.log_probs = out.log_probs / static_cast<double>(members_.size());
+  return out;
+}
+
+std::set<std::string> EnsembleModel::required_features() const {
+  std::set<std::string> all;
+  for (const auto& m : members_) {
+    auto own = m->required_features();
+    all.insert(own.begin(), own.end());
+  }
+  return all;
+}
+
+std::set<std::string> EnsembleModel::analysis_names() const {
+  if (members_.size() == 1) return members_.front()->analysis_names();
+  std::set<std::string> all;
+  for (std::size_t i = 0; i < members_.size(); ++i)
+    for (const auto& name : members_[i]->analysis_names()) all.insert(prefix(i) + name);
+  return all;
 }
 
 DecodeState EnsembleModel::encode(const SourceInput& src) {

@@ -12,10 +12,14 @@ namespace synmt {
 class EnsembleModel : public Seq2SeqModel {
  public:
   explicit EnsembleModel(std::vector<std::shared_ptr<Seq2SeqModel>> members);
-  torch::Tensor forward(const SourceInput& src, const torch::Tensor& tgt_in) override;
+  // log_probs: the mean of the members'; aux_losses and analysis: each member's under "m<i>/";
+  // hidden: the only member's (members' hidden sizes may differ).
+  ModelOutput forward(const SourceInput& src, const torch::Tensor& tgt_in, const ForwardRequest& request = {}) override;
   DecodeState encode(const SourceInput& src) override;
   torch::Tensor step(DecodeState& state, const torch::Tensor& prev_tokens) override;
   nlohmann::json describe() const override;
+  std::set<std::string> required_features() const override;
+  std::set<std::string> analysis_names() const override;
 
  private:
   std::vector<std::shared_ptr<Seq2SeqModel>> members_;

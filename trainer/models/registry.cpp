@@ -1,47 +1,32 @@
 #include "trainer/models/registry.h"
 
 #include "core/config.h"
-#include "trainer/models/rnn_attention/rnn_attention.h"
-#include "trainer/models/transformer/transformer.h"
+#include "trainer/models/rnn_attention/family.h"
+#include "trainer/models/transformer/family.h"
 
 namespace synmt {
 
 const std::vector<ModelFamily>& model_families() {
   static const std::vector<ModelFamily> families = {
-      {"rnn_attention",
-       [](const nlohmann::json& o) { return std::make_shared<RnnAttentionModel>(RnnAttentionOptions::from_json(o)); },
-       [](const nlohmann::json& o) { return RnnAttentionOptions::from_json(o).to_json(); }},
-      {"transformer",
-       [](const nlohmann::json& o) { return std::make_shared<TransformerModel>(TransformerOptions::from_json(o)); },
-       [](const nlohmann::json& o) { return TransformerOptions::from_json(o).to_json(); }},
+      rnn_attention_family(),
+      transformer_family(),
   };
   return families;
 }
 
 const std::vector<Architecture>& architectures() {
-  static const std::vector<Architecture> archs = {
-      // Tran & Bisk 2018 "NMT" row: 1024-dim embeddings and states, dropout 0.3, U(-0.04, 0.04).
-      {"rnn_sa_nmt_base", "rnn_attention",
-       {{"embed_dim", 1024}, {"encoder_hidden", 512}, {"decoder_hidden", 1024}, {"encoder_layers", 2},
-        {"decoder_layers", 2}, {"dropout", 0.3}, {"init_range", 0.04}}},
-      // The demo: the same architecture sized for 2 CPU cores and Multi30k (docs/benchmarks.md).
-      {"rnn_demo", "rnn_attention",
-       {{"embed_dim", 256}, {"encoder_hidden", 128}, {"decoder_hidden", 256}, {"encoder_layers", 2},
-        {"decoder_layers", 2}, {"dropout", 0.3}, {"init_range", 0.1}}},
-      // Tiny model for tests and the end-to-end slice.
-      {"rnn_tiny", "rnn_attention",
-       {{"embed_dim", 32}, {"encoder_hidden", 32}, {"decoder_hidden", 32}, {"encoder_layers", 2},
-        {"decoder_layers", 2}, {"dropout", 0.1}, {"init_range", 0.1}}},
-      // Vaswani et al. 2017 base = Pascal's baseline: the family defaults (6+6, d 512, 8 heads, FFN 2048).
-      {"transformer_base", "transformer", nlohmann::json::object()},
-      // The demo: a small Transformer for Multi30k on 2 CPU cores (3+3 layers, d 256, 4 heads).
-      {"transformer_demo", "transformer",
-       {{"model_dim", 256}, {"heads", 4}, {"ffn_dim", 1024}, {"encoder_layers", 3}, {"decoder_layers", 3}, {"dropout", 0.1}}},
-      // Tiny model for tests and the end-to-end slice.
-      {"transformer_tiny", "transformer",
-       {{"model_dim", 32}, {"heads", 4}, {"ffn_dim", 64}, {"encoder_layers", 2}, {"decoder_layers", 2}, {"dropout", 0.1}}},
-  };
+  static const std::vector<Architecture> archs = [] {
+    std::vector<Architecture> all;
+    for (const auto& f : model_families()) all.insert(all.end(), f.presets.begin(), f.presets.end());
+    return all;
+  }();
   return archs;
+}
+
+const ModelFamily& model_family(const std::string& name) {
+  for (const auto& f : model_families())
+    if (f.name == name) return f;
+  throw ConfigError("unknown model family '" + name + "'");
 }
 
 nlohmann::json resolve_model_config(const nlohmann::json& section) {
@@ -61,16 +46,11 @@ nlohmann::json resolve_model_config(const nlohmann::json& section) {
   }
   if (family.empty()) throw ConfigError("model: set 'arch' or 'family'");
   merge_json(resolved_options, options);
-  for (const auto& f : model_families())
-    if (f.name == family) return {{"family", family}, {"options", f.complete(resolved_options)}};
-  throw ConfigError("model.family: unknown family '" + family + "'");
+  return {{"family", family}, {"options", model_family(family).complete(resolved_options)}};
 }
 
 std::shared_ptr<Seq2SeqModel> create_model(const nlohmann::json& resolved) {
-  const std::string family = resolved.at("family").get<std::string>();
-  for (const auto& f : model_families())
-    if (f.name == family) return f.create(resolved.at("options"));
-  throw ConfigError("unknown model family '" + family + "'");
+  return model_family(resolved.at("family").get<std::string>()).create(resolved.at("options"));
 }
 
 }  // namespace synmt

@@ -1,7 +1,8 @@
 #pragma once
-// The explicit model registry (DESIGN.md §3, as CTranslate2's register_model list): families are
-// listed once in registry.cpp; named architectures are option presets of a family (fairseq style),
-// so a paper variant is a few lines of defaults, never a code fork.
+// The explicit model registry (as CTranslate2's register_model list): families are listed once in
+// registry.cpp, one line each; each family's directory defines its ModelFamily (constructor,
+// option completion, presets). A named architecture is an option preset of a family (fairseq
+// style), so a paper variant is a few lines of defaults, never a code fork.
 #include <functional>
 #include <memory>
 #include <string>
@@ -13,20 +14,39 @@
 
 namespace synmt {
 
+struct Architecture {
+  std::string name, family;
+  nlohmann::json defaults;  // options of the family
+  std::string description;  // one line for --list-archs
+};
+
 struct ModelFamily {
   std::string name;
   std::function<std::shared_ptr<Seq2SeqModel>(const nlohmann::json& options)> create;
   // options with every default filled in (validates keys and types)
   std::function<nlohmann::json(const nlohmann::json& options)> complete;
+  std::vector<Architecture> presets;
+  // Options that shrink any preset of the family to a few thousand parameters: the conformance
+  // suite runs every preset with these on top.
+  nlohmann::json tiny = nlohmann::json::object();
 };
 
-struct Architecture {
-  std::string name, family;
-  nlohmann::json defaults;  // options of the family
-};
+// A family from its options struct (from_json / to_json) and model class.
+template <class Model, class Options>
+ModelFamily make_family(std::string name, std::vector<Architecture> presets, nlohmann::json tiny) {
+  ModelFamily f;
+  f.name = name;
+  f.create = [](const nlohmann::json& o) -> std::shared_ptr<Seq2SeqModel> { return std::make_shared<Model>(Options::from_json(o)); };
+  f.complete = [](const nlohmann::json& o) { return Options::from_json(o).to_json(); };
+  for (auto& p : presets) p.family = name;
+  f.presets = std::move(presets);
+  f.tiny = std::move(tiny);
+  return f;
+}
 
 const std::vector<ModelFamily>& model_families();
-const std::vector<Architecture>& architectures();
+const std::vector<Architecture>& architectures();  // every family's presets, in registry order
+const ModelFamily& model_family(const std::string& name);
 
 // Resolves {"arch": NAME, "options": {...}} (or {"family": NAME, "options": {...}}) into
 // {"family": F, "options": family defaults <- architecture defaults <- options}, every option

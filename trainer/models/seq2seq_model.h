@@ -2,29 +2,49 @@
 // The interface every model family implements: teacher-forced scoring for training, and an
 // incremental encode/step API for search. Decoder state is a named set of tensors whose first
 // dimension is the hypothesis, so that search can reorder any family's state the same way.
+//
+// forward() returns a ModelOutput rather than bare log-probabilities: criteria beside the model
+// (train/criterion.h, as fairseq's) combine the token loss with the model's named auxiliary
+// losses, a sampled-softmax criterion can work from the hidden states, and analysis tensors
+// (structured-attention marginals, gate norms, latent graphs) reach the dump writers.
 #include <torch/nn/module.h>
 #include <torch/types.h>
 
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "trainer/data/source_input.h"
+
 namespace synmt {
 
-// A batch of source sentences: token ids (B, S) padded with Vocab::kPad, lengths (B), and per-token
-// side inputs (B, S) that a family may read — dependency parent positions, labels, POS — under the
-// names of kSourceFeature*. Families that do not use a feature ignore it.
-struct SourceInput {
-  torch::Tensor tokens, lengths;
-  std::map<std::string, torch::Tensor> features;
-  int64_t batch_size() const { return tokens.size(0); }
-  bool has(const std::string& name) const { return features.count(name) > 0; }
+// What a caller wants from forward(); computing less is cheaper.
+struct ForwardRequest {
+  bool log_probs = true;   // false: only `hidden` (a sampled-softmax criterion projects what it needs)
+  bool analysis = false;   // fill ModelOutput::analysis (teacher-forced dumps)
 };
-inline constexpr const char* kSourceFeatureParentPosition = "parent_position";  // float, Pascal's middle position
-inline constexpr const char* kSourceFeatureParentFirst = "parent_first";        // int64, SISA's parent sub-word
-inline constexpr const char* kSourceFeatureLabel = "label";                      // int64 dependency label id
+
+struct ModelOutput {
+  torch::Tensor log_probs;  // (B, T, V), when requested
+  torch::Tensor hidden;     // (B, T, D): the states the output layer projects
+  // Named auxiliary losses, each summed over its own units (tokens, arcs) like the token loss;
+  // the criterion weights them and normalises everything by the target token count.
+  std::map<std::string, torch::Tensor> aux_losses;
+  // Named analysis tensors, first dimension the sentence (see docs/architecture.md for each name).
+  std::map<std::string, torch::Tensor> analysis;
+};
+
+// Where training stands when an update starts; a model that derives something from it (a
+// temperature schedule) keeps the result in a buffer so checkpoints, resume and decoding agree.
+struct TrainingContext {
+  int64_t update = 0;          // updates done before this one
+  int epoch = 1;               // 1-based
+  double epoch_fraction = 0;   // share of this epoch's batches consumed
+  int64_t updates_per_epoch = 0;
+};
 
 struct DecodeState {
   std::map<std::string, torch::Tensor> tensors;
@@ -51,8 +71,9 @@ struct DecodeState {
 
 class Seq2SeqModel : public torch::nn::Module {
  public:
-  // Log-probabilities (B, T, V) of tgt_out given src and tgt_in (teacher forcing).
-  virtual torch::Tensor forward(const SourceInput& src, const torch::Tensor& tgt_in) = 0;
+  // Teacher forcing: log-probabilities (B, T, V) of tgt_out given src and tgt_in, and whatever
+  // else the request asks for.
+  virtual ModelOutput forward(const SourceInput& src, const torch::Tensor& tgt_in, const ForwardRequest& request = {}) = 0;
   virtual DecodeState encode(const SourceInput& src) = 0;
   // Log-probabilities (N, V) of the next token for each of the N hypotheses in `state`. Families
   // with an attention over the source also leave it in state["attention"] (N, S) for this step
@@ -60,6 +81,16 @@ class Seq2SeqModel : public torch::nn::Module {
   virtual torch::Tensor step(DecodeState& state, const torch::Tensor& prev_tokens) = 0;
   // The family name and resolved options: what the checkpoint stores to rebuild the model.
   virtual nlohmann::json describe() const = 0;
+  // Source features (kSourceFeature*) the model reads; training, validation and decoding check
+  // that every batch carries them.
+  virtual std::set<std::string> required_features() const { return {}; }
+  // Names of the analysis tensors forward() can fill (synmt-translate --dump).
+  virtual std::set<std::string> analysis_names() const { return {}; }
+  // Called before every training update.
+  virtual void set_training_context(const TrainingContext& /*context*/) {}
 };
+
+// Throws a ConfigError unless `src` carries every feature the model needs.
+void check_required_features(const Seq2SeqModel& model, const SourceInput& src, const std::string& where);
 
 }  // namespace synmt

@@ -38,10 +38,7 @@ torch::Tensor MultiHeadAttentionImpl::attend(const torch::Tensor& query, const t
                                              const torch::Tensor& values, const AttentionCall& call) {
   auto q = split_heads(q_proj(query));
   auto scores = torch::matmul(q, keys.transpose(-2, -1)) / std::sqrt(static_cast<double>(head_dim_));
-  if (call.hook && *call.hook) {
-    static const SourceInput kNoInput;
-    scores = (*call.hook)(scores, call.input ? *call.input : kNoInput);
-  }
+  for (auto* modifier : call.modifiers) scores = modifier->modify(scores, query, *call.context);
   if (call.allowed.defined()) scores = scores.masked_fill(call.allowed.logical_not(), -std::numeric_limits<float>::infinity());
   auto probabilities = torch::softmax(scores, -1);
   if (call.probabilities) *call.probabilities = probabilities;

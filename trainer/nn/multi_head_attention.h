@@ -1,16 +1,15 @@
 #pragma once
 // Scaled dot-product multi-head attention (Vaswani et al. 2017) with the two seams the syntax
-// papers need: a hook that may rewrite the pre-softmax scores of any head (Pascal scales chosen
-// heads by a Gaussian around each token's parent; SISA replaces a head by a supervised parent
-// scorer), and keys/values that can be projected once and cached (incremental decoding).
+// papers need: score modifiers that may rewrite the pre-softmax scores of any head
+// (nn/syntax_seams.h), and keys/values that can be projected once and cached (incremental decoding).
 #include <torch/nn/module.h>
 #include <torch/nn/modules/dropout.h>
 #include <torch/nn/modules/linear.h>
 #include <torch/types.h>
 
-#include <functional>
+#include <vector>
 
-#include "trainer/models/seq2seq_model.h"
+#include "trainer/nn/syntax_seams.h"
 
 namespace synmt {
 
@@ -20,16 +19,12 @@ struct MultiHeadAttentionOptions {
   double dropout = 0.0;  // on the attention probabilities
 };
 
-// Receives the scores S = QK^T / sqrt(d_k) of one attention layer, shape (B, H, Tq, Tk), before the
-// padding mask is applied (Pascal's order), and the batch's source input (side features); returns
-// the scores to use. Hooks must keep the shape and may keep state for auxiliary losses.
-using AttentionScoreHook = std::function<torch::Tensor(const torch::Tensor& scores, const SourceInput& input)>;
-
 struct AttentionCall {
   // Broadcastable to (B, H, Tq, Tk); true where attending is allowed. Undefined: attend everywhere.
   torch::Tensor allowed;
-  const AttentionScoreHook* hook = nullptr;
-  const SourceInput* input = nullptr;  // given to the hook
+  // Score modifiers applied in order to the scores before the padding mask (Pascal's order).
+  std::vector<ScoreModifierImpl*> modifiers;
+  const SeamContext* context = nullptr;  // given to the modifiers
   torch::Tensor* probabilities = nullptr;  // when set, receives the attention (B, H, Tq, Tk)
 };
 

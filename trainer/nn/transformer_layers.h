@@ -36,7 +36,7 @@ TORCH_MODULE(FeedForward);
 class TransformerEncoderLayerImpl : public torch::nn::Module {
  public:
   explicit TransformerEncoderLayerImpl(const TransformerLayerOptions& o);
-  // x (B, S, D); call.allowed (B, 1, 1, S) marks real tokens; call.hook may rewrite the scores.
+  // x (B, S, D); call.allowed (B, 1, 1, S) marks real tokens; call.modifiers may rewrite the scores.
   torch::Tensor forward(const torch::Tensor& x, const AttentionCall& call);
 
  private:

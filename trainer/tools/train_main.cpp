@@ -1,4 +1,5 @@
 // synmt-train: train a model from the registry on binarised HDF5 datasets.
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 
@@ -9,6 +10,7 @@
 #include "preprocess/dataset_file.h"
 #include "preprocess/vocab.h"
 #include "trainer/models/registry.h"
+#include "trainer/models/syntax_sizes.h"
 #include "trainer/device.h"
 #include "trainer/runtime.h"
 #include "trainer/torch_compat.h"
@@ -36,6 +38,13 @@ int main(int argc, char** argv) {
             ->capture_default_str();
         app.add_flag("--resume", resume, "continue from OUT_DIR/state.pt when it exists (SLURM requeue)");
         app.add_option("--dump-params", dump_params, "write the final parameters as raw float32 (tests)");
+        app.add_flag_callback(
+            "--list-archs",
+            []() {
+              for (const auto& a : synmt::architectures()) std::printf("%-28s %-16s %s\n", a.name.c_str(), a.family.c_str(), a.description.c_str());
+              throw CLI::Success();
+            },
+            "print every architecture preset (name, family, description), one a line, and exit");
       },
       [&]() {
         synmt::Json file = synmt::load_json_file(config_path);
@@ -61,6 +70,7 @@ int main(int argc, char** argv) {
         auto runtime = synmt::setup_runtime(train_options.threads, comm->size() > 1 ? local_ranks : 1);
         auto train = synmt::read_parallel_data(train_path, src_vocab.hash(), tgt_vocab.hash());
         auto valid = synmt::read_parallel_data(valid_path, src_vocab.hash(), tgt_vocab.hash());
+        synmt::fill_syntax_sizes(model, train, valid, train_path, valid_path);
         torch::manual_seed(train_options.seed);  // initialisation is part of a reproducible run
         auto net = synmt::create_model(model);  // validates every model option
         synmt::Json resolved = {{"model", model},

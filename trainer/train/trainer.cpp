@@ -24,6 +24,7 @@
 #include "trainer/device.h"
 #include "trainer/torch_compat.h"
 #include "trainer/train/checkpoint.h"
+#include "trainer/train/criterion.h"
 #include "trainer/train/loss.h"
 #include "trainer/train/training_state.h"
 
@@ -59,7 +60,8 @@ std::pair<double, int64_t> evaluate_nll(Seq2SeqModel& model, const ParallelData&
   const torch::Device device = module_device(model);
   for (const auto& ids : it.epoch_plan(0)) {
     Batch b = to_device(it.make_batch(ids), device);
-    auto v = label_smoothed_nll(model.forward(b.source, b.tgt_in), b.tgt_out, 0.0, Vocab::kPad);
+    check_required_features(model, b.source, "validation");
+    auto v = label_smoothed_nll(model.forward(b.source, b.tgt_in).log_probs, b.tgt_out, 0.0, Vocab::kPad);
     nll += v.nll_sum;
     tokens += v.tokens;
   }
@@ -73,14 +75,19 @@ double evaluate_greedy_bleu(Seq2SeqModel& model, const ParallelData& data, const
   std::vector<std::string> hyps, refs;
   SearchOptions greedy;
   greedy.beam_size = 1;
+  const torch::Device device = module_device(model);
   for (std::size_t s = 0; s < data.size(); s += static_cast<std::size_t>(batch_size)) {
-    std::vector<std::vector<int32_t>> chunk;
+    std::vector<int64_t> ids;
     for (std::size_t i = s; i < std::min(data.size(), s + static_cast<std::size_t>(batch_size)); ++i) {
-      chunk.emplace_back(data.src_tokens.begin() + data.src_offsets[i], data.src_tokens.begin() + data.src_offsets[i + 1]);
+      ids.push_back(static_cast<int64_t>(i));
       refs.push_back(remove_bpe(tgt_vocab.decode(std::vector<int32_t>(data.tgt_tokens.begin() + data.tgt_offsets[i],
                                                                            data.tgt_tokens.begin() + data.tgt_offsets[i + 1]))));
     }
-    for (const auto& h : greedy_search(model, make_source_batch(chunk), greedy)) hyps.push_back(remove_bpe(tgt_vocab.decode(h)));
+    // the source side with every feature the dataset carries: a syntax model is validated as it
+    // will be decoded
+    Batch batch = to_device(make_data_batch(data, ids), device);
+    check_required_features(model, batch.source, "validation BLEU");
+    for (const auto& h : greedy_search(model, batch, greedy)) hyps.push_back(remove_bpe(tgt_vocab.decode(h)));
   }
   eval::BleuOptions bo;
   bo.tokenize = "none";
@@ -140,6 +147,7 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
     log_info("training: skipping " + std::to_string(batches.skipped()) + " pairs longer than " + std::to_string(o.max_len));
 
   auto optimizer = make_optimizer(model, o);
+  const Criterion criterion(CriterionOptions{o.label_smoothing, o.aux_loss_weights});
   const std::string state_path = out_dir + "/state.pt";
   const std::string config_json = config.dump();
   TrainingCursor cur;
@@ -186,6 +194,7 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
   auto elapsed = [&]() { return elapsed_before + seconds_since(start); };
   auto window_start = start;
   double window_loss = 0, window_nll = 0;
+  std::map<std::string, double> window_aux;  // each auxiliary loss, summed over the log window
   int64_t window_tokens = 0;
   double lr_now = cur.lr;
   // Validation (at epoch ends, and every valid_interval updates when set: LGP checks twice an
@@ -248,6 +257,13 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
       LossValue total;
       double local_loss = 0;
       torch::Tensor loss_acc, nll_acc;  // on the device; read once per update
+      std::map<std::string, torch::Tensor> aux_acc;
+      TrainingContext context;
+      context.update = cur.steps;
+      context.epoch = cur.epoch;
+      context.epoch_fraction = static_cast<double>(cur.batch_in_epoch) / static_cast<double>(plan.size());
+      context.updates_per_epoch = (static_cast<int64_t>(plan.size()) + o.update_freq - 1) / o.update_freq;
+      model.set_training_context(context);
       int64_t consumed = 0;
       for (; consumed < o.update_freq && cur.batch_in_epoch + consumed < static_cast<int64_t>(plan.size()); ++consumed) {
         const auto& batch_ids = plan[static_cast<std::size_t>(cur.batch_in_epoch + consumed)];
@@ -258,19 +274,26 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
         Batch cpu_batch = batches.make_batch(ids);
         total.tokens += cpu_batch.target_tokens;  // counted on the host: no device round trip
         Batch b = to_device(std::move(cpu_batch), device);
-        LossTensors v;
+        if (cur.steps == 0 && consumed == 0) check_required_features(model, b.source, "training");
+        CriterionTerms v;
         {  // bf16: the forward pass and the loss under autocast; backward follows the recorded casts
           compat::AutocastScope amp(device.type(), torch::kBFloat16, bf16);
-          v = label_smoothed_nll_tensors(model.forward(b.source, b.tgt_in), b.tgt_out, o.label_smoothing, Vocab::kPad);
+          v = criterion(model.forward(b.source, b.tgt_in), b.tgt_out, Vocab::kPad);
         }
-        v.loss.backward();  // summed over tokens; normalised by the global token count below
-        loss_acc = loss_acc.defined() ? loss_acc + v.loss.detach() : v.loss.detach();
+        v.objective.backward();  // summed over tokens; normalised by the global token count below
+        loss_acc = loss_acc.defined() ? loss_acc + v.objective.detach() : v.objective.detach();
         nll_acc = nll_acc.defined() ? nll_acc + v.nll_sum : v.nll_sum;
+        for (auto& [name, value] : v.aux) aux_acc[name] = aux_acc.count(name) ? aux_acc[name] + value : value;
       }
+      std::map<std::string, double> aux_values;
       if (loss_acc.defined()) {  // one copy to the host per update
-        auto both = torch::stack({loss_acc.to(torch::kFloat64), nll_acc.to(torch::kFloat64)}).to(torch::kCPU);
-        local_loss = both[0].item<double>();
-        total.nll_sum = both[1].item<double>();
+        std::vector<torch::Tensor> host{loss_acc.to(torch::kFloat64), nll_acc.to(torch::kFloat64)};
+        for (auto& [name, value] : aux_acc) host.push_back(value.to(torch::kFloat64));
+        auto values = torch::stack(host).to(torch::kCPU);
+        local_loss = values[0].item<double>();
+        total.nll_sum = values[1].item<double>();
+        int64_t k = 2;
+        for (auto& [name, value] : aux_acc) aux_values[name] = values[k++].item<double>();
       }
       std::vector<torch::Tensor> grads;
       for (auto& p : model.parameters()) {
@@ -309,6 +332,8 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
       ++cur.steps;
       window_loss += loss_sum;
       window_nll += comm.allreduce_sum(total.nll_sum);
+      // every rank runs the same model, so every rank has the same term names (sorted by the map)
+      for (auto& [name, value] : aux_values) window_aux[name] += comm.allreduce_sum(value);
       window_tokens += static_cast<int64_t>(batch_tokens);
       cur.total_tokens += static_cast<int64_t>(batch_tokens);
       progress.advance(static_cast<std::size_t>(consumed));
@@ -317,11 +342,19 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
         char detail[160];
         std::snprintf(detail, sizeof detail, "loss %.3f lr %.2e %.0f tgt tok/s", window_loss / window_tokens, lr_now,
                       window_tokens / secs);
-        progress.set_detail(detail);
+        std::string terms = detail;
         nlohmann::json m = {{"type", "train"}, {"step", cur.steps}, {"epoch", cur.epoch},
-                            {"loss", window_loss / window_tokens}, {"ppl", std::exp(window_nll / window_tokens)},
+                            {"loss", window_loss / window_tokens}, {"nll", window_nll / window_tokens},
+                            {"ppl", std::exp(window_nll / window_tokens)},
                             {"lr", lr_now}, {"grad_norm", grad_norm}, {"tgt_tokens_per_s", window_tokens / secs},
                             {"elapsed_s", elapsed()}};
+        for (auto& [name, sum] : window_aux) {  // per target token, like the loss
+          std::snprintf(detail, sizeof detail, " %s %.3f", name.c_str(), sum / window_tokens);
+          terms += detail;
+          m["aux_" + name] = sum / window_tokens;
+          sum = 0;
+        }
+        progress.set_detail(terms);
         metrics << m.dump() << "\n" << std::flush;
         window_loss = window_nll = 0;
         window_tokens = 0;

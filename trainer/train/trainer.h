@@ -4,6 +4,7 @@
 // batches with gradient accumulation, validation perplexity (and BLEU) after every epoch, keep-best
 // by either, early stopping, averaging of the last N epoch snapshots, skipping of non-finite
 // updates, a wall-clock budget, metrics.jsonl and a summary JSON for the results tables.
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -31,6 +32,7 @@ struct TrainOptions {
   double weight_decay = 0;     // L2 penalty (added to the gradient, as in the papers' SGD/Adam)
   double clip_norm = 5.0;      // 0: no clipping
   double label_smoothing = 0.0;
+  std::map<std::string, double> aux_loss_weights;  // criterion weight per auxiliary loss name (default 1)
   bool halve_lr_on_plateau = true;
   int max_halvings = 5;
   int patience = 0;            // >0: stop after this many validations without improvement
@@ -71,6 +73,7 @@ struct TrainOptions {
     v("weight_decay", o.weight_decay);
     v("clip_norm", o.clip_norm);
     v("label_smoothing", o.label_smoothing);
+    v("aux_loss_weights", o.aux_loss_weights);
     v("halve_lr_on_plateau", o.halve_lr_on_plateau);
     v("max_halvings", o.max_halvings);
     v("patience", o.patience);

@@ -1,15 +1,14 @@
 #include "trainer/models/rnn_attention/rnn_attention.h"
 
-#include <torch/nn/functional/activation.h>
-#include <torch/nn/init.h>
-#include <torch/nn/utils/rnn.h>
-
 #include "core/config.h"
 
 namespace synmt {
 
 RnnAttentionOptions RnnAttentionOptions::from_json(const nlohmann::json& j) {
   RnnAttentionOptions o = options_from_json<RnnAttentionOptions>(j, "model.options (rnn_attention)");
+  parse_attention_score(o.attention_score, "model.options.attention_score");
+  if (parse_decoder_init(o.decoder_init, "model.options.decoder_init") == DecoderInit::kPosition)
+    throw ConfigError("model.options.decoder_init: rnn_attention supports bridge | zero");
   return o;
 }
 
@@ -17,24 +16,19 @@ nlohmann::json RnnAttentionOptions::to_json() const { return options_to_json(*th
 
 RnnAttentionModel::RnnAttentionModel(RnnAttentionOptions o) : options_(o) {
   if (o.src_vocab <= 0 || o.tgt_vocab <= 0) throw ConfigError("rnn_attention: vocabulary sizes are not set");
-  const int64_t memory_dim = 2 * o.encoder_hidden;
   src_embed = register_module("src_embed", torch::nn::Embedding(o.src_vocab, o.embed_dim));
   tgt_embed = register_module("tgt_embed", torch::nn::Embedding(o.tgt_vocab, o.embed_dim));
-  encoder = register_module("encoder", torch::nn::LSTM(torch::nn::LSTMOptions(o.embed_dim, o.encoder_hidden)
-                                                           .num_layers(o.encoder_layers)
-                                                           .bidirectional(true)
-                                                           .batch_first(true)
-                                                           .dropout(o.encoder_layers > 1 ? o.dropout : 0.0)));
-  bridge_h = register_module("bridge_h", torch::nn::Linear(memory_dim, o.decoder_layers * o.decoder_hidden));
-  bridge_c = register_module("bridge_c", torch::nn::Linear(memory_dim, o.decoder_layers * o.decoder_hidden));
-  for (int64_t l = 0; l < o.decoder_layers; ++l) {
-    int64_t in = l == 0 ? 2 * o.embed_dim : o.decoder_hidden;  // input feeding: [E(y); u]
-    decoder_cells.push_back(
-        register_module("decoder_cell_" + std::to_string(l), torch::nn::LSTMCell(in, o.decoder_hidden)));
-  }
-  attn_score = register_module("attn_score", torch::nn::Linear(torch::nn::LinearOptions(o.decoder_hidden, memory_dim).bias(false)));
-  attn_combine = register_module("attn_combine",
-                                 torch::nn::Linear(torch::nn::LinearOptions(o.decoder_hidden + memory_dim, o.embed_dim).bias(false)));
+  encoder = register_module("encoder", BiLstmEncoder(BiLstmEncoderOptions{o.embed_dim, o.encoder_hidden, o.encoder_layers, o.dropout}));
+  InputFeedingDecoderOptions d;
+  d.embed_dim = o.embed_dim;
+  d.hidden = o.decoder_hidden;
+  d.layers = o.decoder_layers;
+  d.memory_dim = encoder->output_dim();
+  d.output_dim = o.embed_dim;
+  d.score = parse_attention_score(o.attention_score, "rnn_attention");
+  d.init = parse_decoder_init(o.decoder_init, "rnn_attention");
+  d.dropout = o.dropout;
+  decoder = register_module("decoder", InputFeedingDecoder(d));
   if (!o.tie_target_embeddings) output_proj = register_module("output_proj", torch::nn::Linear(o.embed_dim, o.tgt_vocab));
   dropout = register_module("dropout", torch::nn::Dropout(o.dropout));
   torch::NoGradGuard no_grad;
@@ -42,47 +36,11 @@ RnnAttentionModel::RnnAttentionModel(RnnAttentionOptions o) : options_(o) {
 }
 
 DecodeState RnnAttentionModel::encode(const SourceInput& input) {
-  const auto& src = input.tokens;
-  const auto& src_len = input.lengths;
-  const int64_t S = src.size(1);
-  auto embedded = dropout(src_embed(src));
-  auto packed = torch::nn::utils::rnn::pack_padded_sequence(embedded, src_len.to(torch::kCPU), /*batch_first=*/true,
-                                                            /*enforce_sorted=*/false);
-  auto out = std::get<0>(encoder->forward_with_packed_input(packed));
-  auto memory = std::get<0>(torch::nn::utils::rnn::pad_packed_sequence(out, /*batch_first=*/true, 0.0, S));
-  auto mask = torch::arange(S, src.options()).unsqueeze(0) < src_len.to(src.device()).unsqueeze(1);  // (B, S)
-  auto mean = memory.sum(1) / src_len.to(memory.dtype()).unsqueeze(1);
+  auto memory = encoder(dropout(src_embed(input.tokens)), input.lengths);
+  auto allowed = length_mask(input.lengths, input.tokens.size(1), input.tokens.device());
   DecodeState state;
-  state["memory"] = dropout(memory);
-  state["mask"] = mask;
-  state.per_sentence.insert({"memory", "mask"});
-  auto h0 = torch::tanh(bridge_h(mean)).chunk(options_.decoder_layers, 1);
-  auto c0 = bridge_c(mean).chunk(options_.decoder_layers, 1);
-  for (int64_t l = 0; l < options_.decoder_layers; ++l) {
-    state["h" + std::to_string(l)] = h0[l].contiguous();
-    state["c" + std::to_string(l)] = c0[l].contiguous();
-  }
-  state["feed"] = torch::zeros({src.size(0), options_.embed_dim}, memory.options());
+  decoder->start(state, dropout(memory), allowed, memory, input.lengths);
   return state;
-}
-
-torch::Tensor RnnAttentionModel::decoder_step(DecodeState& state, const torch::Tensor& prev_embedded) {
-  auto x = torch::cat({prev_embedded, state["feed"]}, -1);
-  for (int64_t l = 0; l < options_.decoder_layers; ++l) {
-    auto& h = state["h" + std::to_string(l)];
-    auto& c = state["c" + std::to_string(l)];
-    std::tie(h, c) = decoder_cells[static_cast<std::size_t>(l)]->forward(x, std::make_tuple(h, c));
-    x = l + 1 < options_.decoder_layers ? dropout(h) : h;
-  }
-  const auto& memory = state["memory"];
-  auto scores = torch::bmm(memory, attn_score(x).unsqueeze(2)).squeeze(2);  // h_t^T W_a s_i
-  scores = scores.masked_fill(state["mask"].logical_not(), -std::numeric_limits<float>::infinity());
-  auto alpha = torch::softmax(scores, -1);
-  state["attention"] = alpha;
-  auto context = torch::bmm(alpha.unsqueeze(1), memory).squeeze(1);
-  auto u = dropout(torch::tanh(attn_combine(torch::cat({x, context}, -1))));
-  state["feed"] = u;
-  return u;
 }
 
 torch::Tensor RnnAttentionModel::output_logits(const torch::Tensor& u) {
@@ -90,18 +48,21 @@ torch::Tensor RnnAttentionModel::output_logits(const torch::Tensor& u) {
   return output_proj(u);
 }
 
-torch::Tensor RnnAttentionModel::forward(const SourceInput& src, const torch::Tensor& tgt_in) {
+ModelOutput RnnAttentionModel::forward(const SourceInput& src, const torch::Tensor& tgt_in, const ForwardRequest& request) {
   DecodeState state = encode(src);
   auto embedded = dropout(tgt_embed(tgt_in));
   std::vector<torch::Tensor> outputs;
   outputs.reserve(static_cast<std::size_t>(tgt_in.size(1)));
-  for (int64_t t = 0; t < tgt_in.size(1); ++t) outputs.push_back(decoder_step(state, embedded.select(1, t)));
+  for (int64_t t = 0; t < tgt_in.size(1); ++t) outputs.push_back(decoder->step(state, embedded.select(1, t)));
+  ModelOutput out;
+  out.hidden = torch::stack(outputs, 1);
   // one large output projection for all steps is much faster than one per step
-  return torch::log_softmax(output_logits(torch::stack(outputs, 1)), -1);
+  if (request.log_probs) out.log_probs = torch::log_softmax(output_logits(out.hidden), -1);
+  return out;
 }
 
 torch::Tensor RnnAttentionModel::step(DecodeState& state, const torch::Tensor& prev_tokens) {
-  auto u = decoder_step(state, tgt_embed(prev_tokens));
+  auto u = decoder->step(state, tgt_embed(prev_tokens));
   return torch::log_softmax(output_logits(u), -1);
 }
 

@@ -7,11 +7,12 @@
 #include <torch/nn/modules/dropout.h>
 #include <torch/nn/modules/embedding.h>
 #include <torch/nn/modules/linear.h>
-#include <torch/nn/modules/rnn.h>
 
 #include <nlohmann/json.hpp>
 
 #include "trainer/models/seq2seq_model.h"
+#include "trainer/nn/input_feeding_decoder.h"
+#include "trainer/nn/rnn_encoder.h"
 
 namespace synmt {
 
@@ -25,6 +26,8 @@ struct RnnAttentionOptions {
   double dropout = 0.3;
   double init_range = 0.1;      // uniform(-r, r) initialisation (0.04 in SA-NMT)
   bool tie_target_embeddings = true;
+  std::string attention_score = "general";  // dot | general
+  std::string decoder_init = "bridge";      // bridge (mean of the states) | zero
 
   // The JSON keys, once: from_json / to_json (core/config.h) visit them.
   template <class Self, class Visit>
@@ -39,6 +42,8 @@ struct RnnAttentionOptions {
     v("dropout", o.dropout);
     v("init_range", o.init_range);
     v("tie_target_embeddings", o.tie_target_embeddings);
+    v("attention_score", o.attention_score);
+    v("decoder_init", o.decoder_init);
   }
   static RnnAttentionOptions from_json(const nlohmann::json& j);
   nlohmann::json to_json() const;
@@ -47,23 +52,19 @@ struct RnnAttentionOptions {
 class RnnAttentionModel : public Seq2SeqModel {
  public:
   explicit RnnAttentionModel(RnnAttentionOptions options);
-  torch::Tensor forward(const SourceInput& src, const torch::Tensor& tgt_in) override;
+  ModelOutput forward(const SourceInput& src, const torch::Tensor& tgt_in, const ForwardRequest& request = {}) override;
   DecodeState encode(const SourceInput& src) override;
   torch::Tensor step(DecodeState& state, const torch::Tensor& prev_tokens) override;
   nlohmann::json describe() const override;
 
  private:
-  // One decoder time step: updates h/c/feed in `state`, returns u_t (N, embed_dim).
-  torch::Tensor decoder_step(DecodeState& state, const torch::Tensor& prev_embedded);
   torch::Tensor output_logits(const torch::Tensor& u);
 
   RnnAttentionOptions options_;
+  // Registration order (embeddings, encoder, decoder, output) fixes the seeded initialisation.
   torch::nn::Embedding src_embed{nullptr}, tgt_embed{nullptr};
-  torch::nn::LSTM encoder{nullptr};
-  torch::nn::Linear bridge_h{nullptr}, bridge_c{nullptr};
-  std::vector<torch::nn::LSTMCell> decoder_cells;
-  torch::nn::Linear attn_score{nullptr};   // W_a
-  torch::nn::Linear attn_combine{nullptr};  // W_u
+  BiLstmEncoder encoder{nullptr};
+  InputFeedingDecoder decoder{nullptr};
   torch::nn::Linear output_proj{nullptr};   // only when embeddings are not tied
   torch::nn::Dropout dropout{nullptr};
 };

@@ -11,6 +11,10 @@ namespace synmt {
 
 TransformerOptions TransformerOptions::from_json(const nlohmann::json& j) {
   TransformerOptions o = options_from_json<TransformerOptions>(j, "model.options (transformer)");
+  if (!o.score_modifiers.is_array() || !o.embedding_inputs.is_array())
+    throw ConfigError("model.options (transformer): score_modifiers and embedding_inputs are lists");
+  for (auto& spec : o.score_modifiers) spec = complete_score_modifier(spec);
+  for (auto& spec : o.embedding_inputs) spec = complete_embedding_input(spec);
   return o;
 }
 
@@ -48,18 +52,32 @@ TransformerModel::TransformerModel(TransformerOptions o) : options_(o) {
     output_proj->weight.normal_(0.0, std::pow(static_cast<double>(o.model_dim), -0.5));
   }
   dropout = register_module("dropout", torch::nn::Dropout(o.dropout));
-  encoder_hooks_.resize(static_cast<std::size_t>(o.encoder_layers));
+  // Syntax modules last: the baseline's parameters (and so its seeded initialisation) stay as they are.
+  const SyntaxModuleSizes sizes{o.model_dim, o.heads, o.encoder_layers, o.src_labels, o.src_upos};
+  for (std::size_t i = 0; i < o.score_modifiers.size(); ++i)
+    score_modifiers_.push_back(register_module("score_modifier_" + std::to_string(i), make_score_modifier(o.score_modifiers[i], sizes)));
+  for (std::size_t i = 0; i < o.embedding_inputs.size(); ++i)
+    embedding_inputs_.push_back(register_module("embedding_input_" + std::to_string(i), make_embedding_input(o.embedding_inputs[i], sizes)));
 }
 
-void TransformerModel::set_encoder_score_hook(int64_t layer, AttentionScoreHook hook) {
-  if (layer < 0 || layer >= options_.encoder_layers)
-    throw ConfigError("transformer: no encoder layer " + std::to_string(layer) + " (the model has " +
-                      std::to_string(options_.encoder_layers) + ")");
-  encoder_hooks_[static_cast<std::size_t>(layer)] = std::move(hook);
+std::set<std::string> TransformerModel::required_features() const {
+  std::set<std::string> all;
+  for (const auto& m : score_modifiers_) {
+    auto own = m->required_features();
+    all.insert(own.begin(), own.end());
+  }
+  for (const auto& m : embedding_inputs_) {
+    auto own = m->required_features();
+    all.insert(own.begin(), own.end());
+  }
+  return all;
 }
 
-torch::Tensor TransformerModel::embed(torch::nn::Embedding& table, const torch::Tensor& tokens, int64_t first_position) {
+torch::Tensor TransformerModel::embed(torch::nn::Embedding& table, const torch::Tensor& tokens, int64_t first_position,
+                                      const SeamContext* source) {
   auto x = table->forward(tokens) * std::sqrt(static_cast<double>(options_.model_dim));
+  if (source)
+    for (auto& input : embedding_inputs_) x = input->apply(x, *source);
   // positions come from a table kept on the model's device (grown on demand): computing them on
   // the CPU and copying them over for every forward pass and decoding step stalled a GPU
   const int64_t needed = first_position + tokens.size(1);
@@ -69,16 +87,18 @@ torch::Tensor TransformerModel::embed(torch::nn::Embedding& table, const torch::
   return dropout(x);
 }
 
-torch::Tensor TransformerModel::encode_memory(const SourceInput& src, torch::Tensor& src_allowed) {
+torch::Tensor TransformerModel::encode_memory(const SourceInput& src, torch::Tensor& src_allowed, ModelOutput* output) {
   const int64_t S = src.tokens.size(1);
   auto real = torch::arange(S, src.tokens.options()).unsqueeze(0) < src.lengths.to(src.tokens.device()).unsqueeze(1);
   src_allowed = real.view({src.tokens.size(0), 1, 1, S});
-  auto x = embed(src_embed, src.tokens, 0);
+  const SeamContext context{src, output};
+  auto x = embed(src_embed, src.tokens, 0, &context);
   for (std::size_t l = 0; l < encoder_layers.size(); ++l) {
     AttentionCall call;
     call.allowed = src_allowed;
-    call.hook = encoder_hooks_[l] ? &encoder_hooks_[l] : nullptr;
-    call.input = &src;
+    for (auto& m : score_modifiers_)
+      if (m->layer() == static_cast<int64_t>(l)) call.modifiers.push_back(m.get());
+    call.context = &context;
     x = encoder_layers[l]->forward(x, call);
   }
   return options_.pre_norm ? encoder_norm(x) : x;
@@ -90,9 +110,10 @@ torch::Tensor TransformerModel::output_log_probs(const torch::Tensor& x) {
   return torch::log_softmax(logits, -1);
 }
 
-torch::Tensor TransformerModel::forward(const SourceInput& src, const torch::Tensor& tgt_in) {
+ModelOutput TransformerModel::forward(const SourceInput& src, const torch::Tensor& tgt_in, const ForwardRequest& request) {
+  ModelOutput out;
   torch::Tensor src_allowed;
-  auto memory = encode_memory(src, src_allowed);
+  auto memory = encode_memory(src, src_allowed, &out);
   const int64_t T = tgt_in.size(1);
   auto causal = torch::ones({T, T}, torch::TensorOptions().dtype(torch::kBool).device(tgt_in.device())).tril().view({1, 1, T, T});
   auto x = embed(tgt_embed, tgt_in, 0);
@@ -101,12 +122,14 @@ torch::Tensor TransformerModel::forward(const SourceInput& src, const torch::Ten
     std::tie(cache.cross_keys, cache.cross_values) = layer->cross_keys_values(memory);
     x = layer->forward(x, cache, causal, src_allowed);
   }
-  return output_log_probs(x);
+  out.hidden = x;
+  if (request.log_probs) out.log_probs = output_log_probs(x);
+  return out;
 }
 
 DecodeState TransformerModel::encode(const SourceInput& src) {
   torch::Tensor src_allowed;
-  auto memory = encode_memory(src, src_allowed);
+  auto memory = encode_memory(src, src_allowed, nullptr);
   DecodeState state;
   state["src_allowed"] = src_allowed;
   state.per_sentence.insert("src_allowed");

@@ -1,8 +1,9 @@
 #pragma once
 // Transformer (Vaswani et al. 2017) as Pascal's baseline (PAPERS.md §2): sinusoidal positions,
 // scaled embeddings, tied target embeddings (optionally all embeddings for a joint vocabulary),
-// post- or pre-norm. Variants hook into the encoder: per-layer score hooks rewrite chosen heads
-// (Pascal, SISA) and SourceInput's features carry the per-token side inputs they read.
+// post- or pre-norm. Syntax variants are configuration: score modifiers rewrite chosen heads of an
+// encoder layer (Pascal, SISA) and embedding inputs rewrite the token embeddings (S&H), both
+// built from the options (syntax_modules.h) and reading SourceInput's features.
 #include <torch/nn/module.h>
 #include <torch/nn/modules/dropout.h>
 #include <torch/nn/modules/embedding.h>
@@ -13,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "trainer/models/seq2seq_model.h"
+#include "trainer/models/transformer/syntax_modules.h"
 #include "trainer/nn/transformer_layers.h"
 
 namespace synmt {
@@ -25,6 +27,9 @@ struct TransformerOptions {
   bool pre_norm = false;
   bool tie_target_embeddings = true;  // decoder input embeddings = output projection
   bool share_all_embeddings = false;  // also the source embeddings (joint vocabulary only)
+  int64_t src_labels = 0, src_upos = 0;  // inventory sizes, filled from the dataset like the vocabularies
+  nlohmann::json score_modifiers = nlohmann::json::array();   // [{"kind": ..., ...}] (syntax_modules.h)
+  nlohmann::json embedding_inputs = nlohmann::json::array();  // [{"kind": ..., ...}]
 
   TransformerLayerOptions layer() const {
     return {model_dim, heads, ffn_dim, dropout, attention_dropout, relu_dropout, pre_norm};
@@ -45,6 +50,10 @@ struct TransformerOptions {
     v("pre_norm", o.pre_norm);
     v("tie_target_embeddings", o.tie_target_embeddings);
     v("share_all_embeddings", o.share_all_embeddings);
+    v("src_labels", o.src_labels);
+    v("src_upos", o.src_upos);
+    v("score_modifiers", o.score_modifiers);
+    v("embedding_inputs", o.embedding_inputs);
   }
   static TransformerOptions from_json(const nlohmann::json& j);
   nlohmann::json to_json() const;
@@ -53,20 +62,19 @@ struct TransformerOptions {
 class TransformerModel : public Seq2SeqModel {
  public:
   explicit TransformerModel(TransformerOptions options);
-  torch::Tensor forward(const SourceInput& src, const torch::Tensor& tgt_in) override;
+  ModelOutput forward(const SourceInput& src, const torch::Tensor& tgt_in, const ForwardRequest& request = {}) override;
   DecodeState encode(const SourceInput& src) override;
   torch::Tensor step(DecodeState& state, const torch::Tensor& prev_tokens) override;
   nlohmann::json describe() const override;
-
-  // Installs a hook on encoder layer `layer` (0-based) self-attention scores; an empty function
-  // removes it. This is how Pascal / SISA variants modify chosen heads without forking the model.
-  void set_encoder_score_hook(int64_t layer, AttentionScoreHook hook);
+  std::set<std::string> required_features() const override;
   const TransformerOptions& options() const { return options_; }
 
  private:
-  torch::Tensor embed(torch::nn::Embedding& table, const torch::Tensor& tokens, int64_t first_position);
+  // scaled embeddings -> embedding inputs (source only) -> + positions -> dropout
+  torch::Tensor embed(torch::nn::Embedding& table, const torch::Tensor& tokens, int64_t first_position,
+                      const SeamContext* source = nullptr);
   torch::Tensor positions_;  // sinusoidal table on the model's device; not a parameter or buffer
-  torch::Tensor encode_memory(const SourceInput& src, torch::Tensor& src_allowed);
+  torch::Tensor encode_memory(const SourceInput& src, torch::Tensor& src_allowed, ModelOutput* output);
   torch::Tensor output_log_probs(const torch::Tensor& x);
 
   TransformerOptions options_;
@@ -76,7 +84,8 @@ class TransformerModel : public Seq2SeqModel {
   torch::nn::LayerNorm encoder_norm{nullptr}, decoder_norm{nullptr};  // pre-norm only
   torch::nn::Linear output_proj{nullptr};                             // only when not tied
   torch::nn::Dropout dropout{nullptr};
-  std::vector<AttentionScoreHook> encoder_hooks_;
+  std::vector<std::shared_ptr<ScoreModifierImpl>> score_modifiers_;
+  std::vector<std::shared_ptr<EmbeddingInputImpl>> embedding_inputs_;
 };
 
 }  // namespace synmt

@@ -1,0 +1,25 @@
+#include "trainer/train/criterion.h"
+
+#include "core/error.h"
+#include "trainer/train/loss.h"
+
+namespace synmt {
+
+CriterionTerms Criterion::operator()(const ModelOutput& output, const torch::Tensor& tgt_out, int64_t pad) const {
+  if (!output.log_probs.defined())
+    throw ConfigError("criterion: the model returned no log-probabilities (a sampled-softmax criterion is not configured)");
+  LossTensors token = label_smoothed_nll_tensors(output.log_probs, tgt_out, options_.label_smoothing, pad);
+  CriterionTerms terms;
+  terms.objective = token.loss;
+  terms.nll_sum = token.nll_sum;
+  for (const auto& [name, value] : output.aux_losses) {
+    auto it = options_.aux_weights.find(name);
+    const double weight = it == options_.aux_weights.end() ? 1.0 : it->second;
+    auto term = value.to(torch::kFloat32);
+    if (weight != 0) terms.objective = terms.objective + weight * term;
+    terms.aux[name] = term.detach();
+  }
+  return terms;
+}
+
+}  // namespace synmt

@@ -1,0 +1,37 @@
+#pragma once
+// The training objective beside the model (fairseq's criteria): label-smoothed NLL of the target
+// tokens plus the model's named auxiliary losses, each with a configured weight. Every term is
+// returned separately so that the progress line and metrics.jsonl log each of them.
+#include <torch/types.h>
+
+#include <map>
+#include <string>
+
+#include "trainer/models/seq2seq_model.h"
+
+namespace synmt {
+
+struct CriterionOptions {
+  double label_smoothing = 0.0;
+  // weight of each auxiliary loss by name; a term the model returns but this map does not name
+  // gets weight 1
+  std::map<std::string, double> aux_weights;
+};
+
+struct CriterionTerms {
+  torch::Tensor objective;  // minimised: summed over target tokens (and the auxiliary terms' units)
+  torch::Tensor nll_sum;    // plain NLL summed over target tokens (perplexity), detached
+  std::map<std::string, torch::Tensor> aux;  // each auxiliary loss as returned (unweighted), detached
+};
+
+class Criterion {
+ public:
+  explicit Criterion(CriterionOptions options) : options_(std::move(options)) {}
+  CriterionTerms operator()(const ModelOutput& output, const torch::Tensor& tgt_out, int64_t pad) const;
+  const CriterionOptions& options() const { return options_; }
+
+ private:
+  CriterionOptions options_;
+};
+
+}  // namespace synmt
