@@ -21,6 +21,14 @@ std::vector<WordSpan> word_spans_from_bpe(const std::vector<std::string>& subwor
 // Words of a SentencePiece-segmented sentence: a piece starting with U+2581 starts a word.
 std::vector<WordSpan> word_spans_from_spm(const std::vector<std::string>& pieces);
 
+// How a pair's source text marks words (the config's `subwords:`): BPE's "@@" continuation,
+// SentencePiece's U+2581 word starts, or none (word-level text: every token is a word).
+enum class SubwordMarks { bpe, spm, none };
+// "bpe" | "spm" | "none"; throws std::invalid_argument otherwise.
+SubwordMarks subword_marks_from_name(const std::string& name);
+const char* subword_marks_name(SubwordMarks marks);
+std::vector<WordSpan> word_spans(const std::vector<std::string>& pieces, SubwordMarks marks);
+
 struct SubwordTree {
   std::vector<float> parent_middle;   // Pascal
   std::vector<int32_t> parent_first;  // SISA

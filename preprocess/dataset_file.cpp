@@ -1,5 +1,7 @@
 #include "preprocess/dataset_file.h"
 
+#include <stdexcept>
+
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/hdf5_file.h"
@@ -13,7 +15,36 @@ void ParallelData::add(const std::vector<int32_t>& src, const std::vector<int32_
   tgt_offsets.push_back(static_cast<int64_t>(tgt_tokens.size()));
 }
 
+std::vector<std::pair<int32_t, int32_t>> ParallelData::src_word_spans(std::size_t i) const {
+  std::vector<std::pair<int32_t, int32_t>> spans;
+  for (int64_t k = src_offsets[i]; k < src_offsets[i + 1]; ++k) {
+    const auto pos = static_cast<int32_t>(k - src_offsets[i]);
+    if (spans.empty() || src_word[static_cast<std::size_t>(k)] != src_word[static_cast<std::size_t>(k - 1)]) spans.emplace_back(pos, pos);
+    else spans.back().second = pos;
+  }
+  return spans;
+}
+
+namespace {
+std::string join_lines(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += x + "\n";
+  return s;
+}
+
+std::vector<std::string> split_lines(const std::string& s) {
+  std::vector<std::string> v;
+  for (std::size_t b = 0, e; (e = s.find('\n', b)) != std::string::npos; b = e + 1) v.push_back(s.substr(b, e - b));
+  return v;
+}
+}  // namespace
+
 void write_parallel_data(const std::string& path, const ParallelData& data) {
+  // a writer bug must not produce a file every reader refuses later
+  for (std::size_t n : {data.src_word.size(), data.src_parent_first.size(), data.src_label.size(), data.src_upos.size(),
+                        data.src_parent_middle.size()})
+    if (n != 0 && n != data.src_tokens.size()) throw std::logic_error("per-token source arrays do not match the source tokens");
+  if (data.has_source_upos() && !data.has_source_syntax()) throw std::logic_error("src_upos without the source syntax arrays");
   AtomicPath out(path);
   {
     H5File file(out.temp_path(), H5File::Mode::Create);
@@ -23,14 +54,16 @@ void write_parallel_data(const std::string& path, const ParallelData& data) {
     file.write("tgt_offsets", data.tgt_offsets);
     file.set_attribute("format", kDatasetFormat);
     file.set_attribute("num_sentences", std::to_string(data.size()));
+    if (data.has_word_spans()) file.write("src_word", data.src_word);
     if (data.has_source_syntax()) {
       file.write("src_parent_middle", data.src_parent_middle);
       file.write("src_parent_first", data.src_parent_first);
       file.write("src_label", data.src_label);
-      file.write("src_word", data.src_word);
-      std::string names;
-      for (const auto& n : data.src_label_names) names += n + "\n";
-      file.set_attribute("src_label_names", names);
+      file.set_attribute("src_label_names", join_lines(data.src_label_names));
+    }
+    if (data.has_source_upos()) {
+      file.write("src_upos", data.src_upos);
+      file.set_attribute("src_upos_names", join_lines(data.src_upos_names));
     }
     for (const auto& [k, v] : data.attributes) file.set_attribute(k, v);
   }
@@ -44,10 +77,73 @@ void check_offsets(const std::string& path, const std::vector<int64_t>& offsets,
   for (std::size_t i = 1; i < offsets.size(); ++i)
     if (offsets[i] < offsets[i - 1]) throw InputError(path, 0, std::string(side) + " offsets are not monotone");
 }
+// Word indices: each sentence's start at word 0 and go up by 0 or 1 (words are contiguous).
+void check_words(const std::string& path, const ParallelData& d) {
+  for (std::size_t i = 0; i < d.size(); ++i)
+    for (int64_t k = d.src_offsets[i]; k < d.src_offsets[i + 1]; ++k) {
+      const int32_t w = d.src_word[static_cast<std::size_t>(k)];
+      const int32_t prev = k == d.src_offsets[i] ? -1 : d.src_word[static_cast<std::size_t>(k - 1)];
+      if (w != prev && w != prev + 1)
+        throw InputError(path, 0, "sentence " + std::to_string(i + 1) + ": src_word is not a run of consecutive word indices (corrupt dataset)");
+    }
+}
+
+// Ids below the inventory size; the size attribute, when there is one, equal to the name count.
+void check_ids(const std::string& path, const H5File& file, const std::vector<int32_t>& ids, const std::vector<std::string>& names,
+               const char* array, const char* count_attr) {
+  if (file.has_attribute(count_attr) && file.attribute(count_attr) != std::to_string(names.size()))
+    throw InputError(path, 0, std::string(count_attr) + "=" + file.attribute(count_attr) + " but the name list has " +
+                                  std::to_string(names.size()) + " names (inconsistent dataset)");
+  for (int32_t id : ids)
+    if (id < 0 || static_cast<std::size_t>(id) >= names.size())
+      throw InputError(path, 0, std::string(array) + " holds id " + std::to_string(id) + " outside its " + std::to_string(names.size()) +
+                                    " names (inconsistent dataset)");
+}
+
+void read_source_features(const H5File& file, const std::string& path, ParallelData& d) {
+  const std::size_t n = d.src_tokens.size();
+  auto require_size = [&](std::size_t size, const char* array) {
+    if (size != n) throw InputError(path, 0, std::string(array) + " has " + std::to_string(size) + " entries for " + std::to_string(n) +
+                                                 " source tokens (corrupt dataset)");
+  };
+  if (file.has("src_word")) {
+    d.src_word = file.read_int32("src_word");
+    require_size(d.src_word.size(), "src_word");
+    check_words(path, d);
+  }
+  if (file.has("src_parent_middle")) {
+    d.src_parent_middle = file.read_float("src_parent_middle");
+    d.src_parent_first = file.read_int32("src_parent_first");
+    d.src_label = file.read_int32("src_label");
+    require_size(d.src_parent_middle.size(), "src_parent_middle");
+    require_size(d.src_parent_first.size(), "src_parent_first");
+    require_size(d.src_label.size(), "src_label");
+    if (!d.has_word_spans()) throw InputError(path, 0, "source syntax without src_word (corrupt dataset)");
+    for (std::size_t i = 0; i < d.size(); ++i) {
+      const int64_t len = d.src_offsets[i + 1] - d.src_offsets[i];
+      for (int64_t k = d.src_offsets[i]; k < d.src_offsets[i + 1]; ++k) {
+        const auto u = static_cast<std::size_t>(k);
+        if (d.src_parent_first[u] < 0 || d.src_parent_first[u] >= len || d.src_parent_middle[u] < 0.0f ||
+            d.src_parent_middle[u] > static_cast<float>(len - 1))
+          throw InputError(path, 0, "sentence " + std::to_string(i + 1) + ": a parent position is outside the sentence (corrupt dataset)");
+      }
+    }
+    d.src_label_names = split_lines(file.attribute("src_label_names"));
+    check_ids(path, file, d.src_label, d.src_label_names, "src_label", kSrcLabelCountAttr);
+  }
+  if (file.has("src_upos")) {
+    if (!d.has_source_syntax()) throw InputError(path, 0, "src_upos without the source syntax arrays (corrupt dataset)");
+    d.src_upos = file.read_int32("src_upos");
+    require_size(d.src_upos.size(), "src_upos");
+    d.src_upos_names = split_lines(file.attribute("src_upos_names"));
+    check_ids(path, file, d.src_upos, d.src_upos_names, "src_upos", kSrcUposCountAttr);
+  }
+}
+
 }  // namespace
 
-ParallelData read_parallel_data(const std::string& path, const std::string& src_vocab_hash,
-                                const std::string& tgt_vocab_hash) {
+ParallelData read_parallel_data(const std::string& path, const std::string& src_vocab_hash, const std::string& tgt_vocab_hash,
+                                const std::string& src_label_inventory_hash, const std::string& src_upos_inventory_hash) {
   H5File file(path, H5File::Mode::Read);
   if (!file.has_attribute("format") || file.attribute("format") != kDatasetFormat)
     throw InputError(path, 0, std::string("not a synmt dataset (expected format ") + kDatasetFormat + ")");
@@ -66,19 +162,19 @@ ParallelData read_parallel_data(const std::string& path, const std::string& src_
   check_offsets(path, d.tgt_offsets, d.tgt_tokens.size(), "target");
   if (d.src_offsets.size() != d.tgt_offsets.size())
     throw InputError(path, 0, "source and target sentence counts differ");
-  if (file.has("src_parent_middle")) {
-    d.src_parent_middle = file.read_float("src_parent_middle");
-    d.src_parent_first = file.read_int32("src_parent_first");
-    d.src_label = file.read_int32("src_label");
-    d.src_word = file.read_int32("src_word");
-    for (auto* v : {&d.src_parent_first, &d.src_label, &d.src_word})
-      if (v->size() != d.src_tokens.size()) throw InputError(path, 0, "source syntax arrays do not match the source tokens (corrupt dataset)");
-    if (d.src_parent_middle.size() != d.src_tokens.size())
-      throw InputError(path, 0, "source parent positions do not match the source tokens (corrupt dataset)");
-    const std::string names = file.attribute("src_label_names");
-    for (std::size_t b = 0, e; (e = names.find('\n', b)) != std::string::npos; b = e + 1) d.src_label_names.push_back(names.substr(b, e - b));
+  read_source_features(file, path, d);
+  for (auto [attr, expected] : {std::pair{kSrcLabelInventoryAttr, src_label_inventory_hash}, std::pair{kSrcUposInventoryAttr, src_upos_inventory_hash}}) {
+    if (expected.empty()) continue;
+    if (attr == std::string(kSrcLabelInventoryAttr) ? !d.has_source_syntax() : !d.has_source_upos()) continue;
+    if (!file.has_attribute(attr))
+      throw InputError(path, 0, std::string("built without an inventory (no ") + attr + "): its ids are not the pair's; rebuild the dataset");
+    if (file.attribute(attr) != expected)
+      throw InputError(path, 0, std::string("inventory mismatch: dataset was built with ") + attr + "=" + file.attribute(attr) +
+                                    " but the given inventory has " + expected);
   }
-  for (const char* a : {"src_vocab_sha256", "tgt_vocab_sha256", "src_sha256", "tgt_sha256", "tool_version", "src_parse_parser_id"})
+  for (const char* a : {"src_vocab_sha256", "tgt_vocab_sha256", "src_sha256", "tgt_sha256", "codes_sha256", "tool_version",
+                        "src_parse_parser_id", "src_parse_corpus_sha256", "src_subwords", kSrcLabelInventoryAttr, kSrcLabelCountAttr,
+                        kSrcUposInventoryAttr, kSrcUposCountAttr, "src_label_unknown_words", "src_upos_unknown_words"})
     if (file.has_attribute(a)) d.attributes[a] = file.attribute(a);
   return d;
 }

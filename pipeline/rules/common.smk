@@ -32,6 +32,11 @@ for _pair, _spec in PAIRS.items():
         raise ValueError(f"pairs.{_pair}: subwords: bpe needs a 'bpe' block")
     if _sub == "spm" and "spm" not in _spec:
         raise ValueError(f"pairs.{_pair}: subwords: spm needs an 'spm' block")
+    if _sub == "none" and ("bpe" in _spec or "spm" in _spec):
+        raise ValueError(f"pairs.{_pair}: subwords: none (word-level) takes no 'bpe' or 'spm' block")
+    # SentencePiece segments the untokenised text: its words are not the tokens the parser saw
+    if _sub == "spm" and "src" in _spec.get("parse", {}):
+        raise ValueError(f"pairs.{_pair}: parse.src needs subwords: bpe or none (SentencePiece segments untokenised text)")
     if _spec["corpus"] not in CORPORA:
         raise ValueError(f"pairs.{_pair}.corpus: '{_spec['corpus']}' is not in {config['corpora']}")
 
@@ -75,10 +80,16 @@ def bpe_codes(pair, lang):
     return f"{WORK}/{pair}/bpe/codes.{lang}"
 
 
+def tokenised_text(pair, split, side):
+    """The tokenised text of a split: cleaned for training, only tokenised for valid/test. BPE
+    segments it, word-level pairs binarise it as is, and the parser parses it, so a parse cache's
+    words are exactly the words the sub-word marks delimit."""
+    stage = "clean" if split == "train" else "tok"
+    return f"{WORK}/{pair}/{stage}/{split}.{side}"
+
+
 def bpe_input(w):
-    """Training text is cleaned before BPE; valid/test are only tokenised."""
-    stage = "clean" if w.split == "train" else "tok"
-    return f"{WORK}/{w.pair}/{stage}/{w.split}.{w.side}"
+    return tokenised_text(w.pair, w.split, w.side)
 
 
 # synmt-score flags per metric (the scorers' defaults are sacreBLEU's / RIBES.py's)
@@ -118,9 +129,17 @@ def tokenize_input(w):
     return f"{WORK}/{w.pair}/raw/{w.split}.{w.side}"
 
 
+def subword_kind(pair):
+    """bpe | spm | none (word-level: the tokenised text is binarised as is)."""
+    return PAIRS[pair].get("subwords", "bpe")
+
+
 def subword_text(pair, split, side):
-    """The sub-word segmented text of one side of one split (BPE or SentencePiece)."""
-    kind = PAIRS[pair].get("subwords", "bpe")
+    """The text one side of one split is binarised from: BPE or SentencePiece output, or the
+    tokenised text itself for a word-level pair."""
+    kind = subword_kind(pair)
+    if kind == "none":
+        return tokenised_text(pair, split, side)
     return f"{WORK}/{pair}/{kind}/{split}.{side}"
 
 
@@ -156,7 +175,8 @@ def postprocess_command(w, input, output):
     pair = PAIRS[SYSTEMS[w.system]["pair"]]
     if pair.get("subwords", "bpe") == "spm":
         return f"{BIN}/synmt-spm decode -m {input.model} -i {input.sub} -o {output}"
-    join = f"sed -E 's/(@@ )|(@@ ?$)//g' {input.sub}"
+    # word-level output has no BPE joins to undo (a token may end in "@@" legitimately)
+    join = f"cat {input.sub}" if pair.get("subwords", "bpe") == "none" else f"sed -E 's/(@@ )|(@@ ?$)//g' {input.sub}"
     if pair["tokenizer"] == "none":
         return f"{join} > {output}"
     return f"{join} | {BIN}/synmt-tok --detok -l {pair['tgt']} -o {output}"
@@ -238,6 +258,37 @@ def parser_sets(name):
 
 def parse_cache(pair, split, side):
     return f"{WORK}/{pair}/parse/{split}.{side}.h5"
+
+
+def syntax_inventory(pair, kind, side="src"):
+    """The pair's label or UPOS inventory (kind: labels | upos), beside the vocabularies."""
+    return f"{WORK}/{pair}/{kind}.{side}"
+
+
+def binarize_inputs(w):
+    """A split's texts and vocabularies; with parse.src also its parse cache, the text the cache was
+    made from (its key) and the pair's inventories, made from the training split's cache."""
+    inputs = {
+        "src": subword_text(w.pair, w.split, "src"),
+        "tgt": subword_text(w.pair, w.split, "tgt"),
+        "src_vocab": vocab_path(w.pair, "src"),
+        "tgt_vocab": vocab_path(w.pair, "tgt"),
+    }
+    if "src" in PAIRS[w.pair].get("parse", {}):
+        inputs["src_parse"] = parse_cache(w.pair, w.split, "src")
+        inputs["src_parse_corpus"] = tokenised_text(w.pair, w.split, "src")
+        inputs["src_labels"] = syntax_inventory(w.pair, "labels")
+        inputs["src_upos"] = syntax_inventory(w.pair, "upos")
+    return inputs
+
+
+def binarize_syntax_flags(input):
+    if "src_parse" not in input.keys():
+        return ""
+    return (
+        f" --src-parse {input.src_parse} --src-parse-corpus {input.src_parse_corpus}"
+        f" --src-labels {input.src_labels} --src-upos {input.src_upos}"
+    )
 
 
 def parse_backend_flags(w, input):

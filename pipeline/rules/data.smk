@@ -1,4 +1,5 @@
-# Corpus preparation: fetch -> tokenise -> clean (train) -> BPE -> vocabularies -> HDF5 datasets.
+# Corpus preparation: fetch -> tokenise -> clean (train) -> BPE | SentencePiece | none (word-level)
+# -> vocabularies (+ label/UPOS inventories for a pair with parse.src) -> HDF5 datasets.
 
 
 rule fetch_split:
@@ -223,23 +224,42 @@ rule build_vocab_joint:
         " --max-size {params.v[max_size]} -o {output} 2> {log}"
 
 
+rule build_syntax_inventory:
+    input:
+        parse=lambda w: parse_cache(w.pair, "train", w.side),
+        corpus=lambda w: tokenised_text(w.pair, "train", w.side),
+    output:
+        labels=f"{WORK}/{{pair}}/labels.{{side}}",
+        upos=f"{WORK}/{{pair}}/upos.{{side}}",
+    params:
+        bin=BIN,
+    wildcard_constraints:
+        side="src|tgt",
+    log:
+        f"{WORK}/logs/vocab/{{pair}}.inventory.{{side}}.log",
+    benchmark:
+        f"{WORK}/benchmarks/vocab/{{pair}}.inventory.{{side}}.tsv"
+    shell:
+        "{params.bin}/synmt-binarize inventory --parse {input.parse} --parse-corpus {input.corpus}"
+        " --labels-out {output.labels} --upos-out {output.upos} 2> {log}"
+
+
 rule binarize:
     input:
-        src=lambda w: subword_text(w.pair, w.split, "src"),
-        tgt=lambda w: subword_text(w.pair, w.split, "tgt"),
-        src_vocab=lambda w: vocab_path(w.pair, "src"),
-        tgt_vocab=lambda w: vocab_path(w.pair, "tgt"),
+        unpack(binarize_inputs),
     output:
         f"{WORK}/{{pair}}/data/{{split}}.h5",
     params:
         bin=BIN,
+        subwords=lambda w: subword_kind(w.pair),
+        syntax=lambda w, input: binarize_syntax_flags(input),
     log:
         f"{WORK}/logs/binarize/{{pair}}.{{split}}.log",
     benchmark:
         f"{WORK}/benchmarks/binarize/{{pair}}.{{split}}.tsv"
     shell:
         "{params.bin}/synmt-binarize data --src {input.src} --tgt {input.tgt} --src-vocab {input.src_vocab}"
-        " --tgt-vocab {input.tgt_vocab} -o {output} 2> {log}"
+        " --tgt-vocab {input.tgt_vocab} --subwords {params.subwords}{params.syntax} -o {output} 2> {log}"
 
 
 rule fetch_langid_set:

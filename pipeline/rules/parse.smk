@@ -1,7 +1,9 @@
 # Dependency parsing (issue #5): each configured builtin parser is trained once on its treebank;
 # each tokenised corpus side named in a pair's `parse:` block is parsed once into the HDF5 parse
 # cache (keyed by the corpus sha256 + parser identity; synmt-parse refuses a mismatched cache).
-# Not part of `all`: build the caches with `snakemake --profile cluster/local parses`.
+# A pair with parse.src feeds its caches to binarize (pipeline/rules/data.smk), so its datasets and
+# every system on it need the parser; `snakemake --profile cluster/local parses` builds the caches
+# and inventories alone.
 
 wildcard_constraints:
     parser=_alternatives(PARSERS) if PARSERS else "none",
@@ -37,7 +39,7 @@ rule train_parser:
 rule parse_corpus:
     input:
         # the text that is segmented and binarised: cleaned for training, tokenised otherwise
-        corpus=lambda w: f"{WORK}/{w.pair}/{'clean' if w.split == 'train' else 'tok'}/{w.split}.{w.side}",
+        corpus=lambda w: tokenised_text(w.pair, w.split, w.side),
         # builtin: the trained parser; conllu: the imported parses of this split; corenlp: none
         model=lambda w: (
             [f"{RESULTS}/parsers/{PAIRS[w.pair]['parse'][w.side]}/parser.pt"]
@@ -88,3 +90,4 @@ rule parses:
             for side in spec.get("parse", {})
             for split in ("train", "valid", "test")
         ],
+        [syntax_inventory(pair, kind) for pair, spec in PAIRS.items() if "src" in spec.get("parse", {}) for kind in ("labels", "upos")],

@@ -38,15 +38,21 @@ test -s "$T/results/tables/langid_filter.md" || { echo "no langid table"; exit 1
 grep -Eq '^\| transformer_demo \| multi30k_en_de \| [0-9]+\.[0-9]{2} \|' "$table" || { echo "Transformer row missing"; exit 1; }
 # parsing: a tiny UD parser trained by the pipeline, the training corpus' English side parsed into
 # the cache, which a second run does not rebuild (and synmt-parse itself reuses by key)
-cache="$T/work/multi30k_en_de/parse/train.src.h5"
+P="$T/work/multi30k_en_de_parsed"
+cache="$P/parse/train.src.h5"
 # (targets go before the options: --config swallows what follows it)
 "${SM[0]}" "$cache" "${SM[@]:1}" > "$T/parse.log" 2>&1 || { tail -30 "$T/parse.log"; exit 1; }
 test -s "$cache" || { echo "no parse cache"; exit 1; }
 grep -q '"dev_uas"' "$T/results/parsers/en_ewt/summary.json" || { echo "no parser summary"; exit 1; }
 "${SM[0]}" "$cache" "${SM[@]:1}" -n 2>&1 | grep -q "Nothing to be done" || { echo "the parse cache would be rebuilt"; exit 1; }
-"$BUILD/bin/synmt-parse" --backend builtin --model "$T/results/parsers/en_ewt/parser.pt" -i "$T/work/multi30k_en_de/clean/train.src" \
+"$BUILD/bin/synmt-parse" --backend builtin --model "$T/results/parsers/en_ewt/parser.pt" -i "$P/clean/train.src" \
   -o "$cache" 2> "$T/reparse.log" || { cat "$T/reparse.log"; exit 1; }
 grep -q reused "$T/reparse.log" || { echo "synmt-parse did not reuse a matching cache"; exit 1; }
+# the parsed pair's datasets: every split binarised with its parse cache and the pair's inventories
+"${SM[0]}" "$P/data/train.h5" "$P/data/valid.h5" "$P/data/test.h5" "${SM[@]:1}" > "$T/parsed.log" 2>&1 || { tail -30 "$T/parsed.log"; exit 1; }
+test "$(head -1 "$P/labels.src")" = "<unk>" && test "$(wc -l < "$P/labels.src")" -ge 2 && test "$(head -1 "$P/upos.src")" = "<unk>" \
+  || { echo "label/UPOS inventories malformed"; head "$P/labels.src" "$P/upos.src"; exit 1; }
+grep -q "inventories:" "$T/work/logs/vocab/multi30k_en_de_parsed.inventory.src.log" || { echo "no inventory log"; exit 1; }
 "${SM[@]}" -n > "$T/dry.txt" 2>&1
 grep -q "Nothing to be done" "$T/dry.txt" || { echo "second run would redo work:"; cat "$T/dry.txt"; exit 1; }
 # decoding on several threads (one model copy each) gives what one thread gives: hypotheses and

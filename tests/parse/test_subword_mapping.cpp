@@ -45,3 +45,19 @@ TEST(SubwordMapping, SentencePieceWordStarts) {
   EXPECT_FLOAT_EQ(t.parent_middle[0], 2.0f);
   EXPECT_FLOAT_EQ(t.parent_middle[4], 2.0f);
 }
+
+// Word-level text (subwords: none): every token is its own word, even one that looks like BPE.
+TEST(SubwordMapping, WordLevelTextHasTrivialSpans) {
+  using synmt::parse::SubwordMarks;
+  auto spans = synmt::parse::word_spans({"the", "black@@", "birds"}, SubwordMarks::none);
+  ASSERT_EQ(spans.size(), 3u);
+  for (int32_t w = 0; w < 3; ++w) {
+    EXPECT_EQ(spans[static_cast<std::size_t>(w)].first, w);
+    EXPECT_EQ(spans[static_cast<std::size_t>(w)].last, w);
+  }
+  auto t = map_tree_to_subwords(spans, {2, 3, 0}, {1, 2, 3});
+  EXPECT_EQ(t.parent_first, (std::vector<int32_t>{1, 2, 2}));
+  EXPECT_EQ(t.parent_middle, (std::vector<float>{1.0f, 2.0f, 2.0f}));
+  EXPECT_EQ(synmt::parse::subword_marks_from_name("none"), SubwordMarks::none);
+  EXPECT_THROW(synmt::parse::subword_marks_from_name("chars"), std::invalid_argument);
+}

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# The workflow must lint clean, dry-run for the demo config, and refuse an unknown config key.
+# The workflow must lint clean, dry-run for the demo config (without a parser), wire parse caches and
+# label/UPOS inventories into binarize for a pair with parse.src, dry-run a word-level pair, and refuse
+# an unknown config key and inconsistent pairs.
 # One lint category is accepted, and only that one: "Specify a conda environment or container for
 # each rule". synmt's stages are this project's own C++ executables (built by scripts/install.sh
 # into bin_dir); no conda package or published container provides them, and declaring one that
@@ -29,5 +31,52 @@ passed=$((passed + 1))
   > /tmp/synmt-cont.txt 2>&1 || { cat /tmp/synmt-cont.txt; echo "continued parser does not dry-run"; exit 1; }
 grep -q 'train.init_model="/tmp/synmt-dry/elsewhere/parsers/en_ewt/parser.pt"' /tmp/synmt-cont.txt \
   || { cat /tmp/synmt-cont.txt; echo "continue_from does not follow results_dir"; exit 1; }
+passed=$((passed + 1))
+# the demo systems never wait for a parser (parse: lives on multi30k_en_de_parsed)
+"$SM" -n all --config work_dir=/tmp/synmt-dry/work results_dir=/tmp/synmt-dry/results > /tmp/synmt-demo.txt 2>&1
+if grep -qE '^rule (parse_corpus|train_parser|build_syntax_inventory):' /tmp/synmt-demo.txt; then
+  echo "the demo needs a parser"; exit 1
+fi
+passed=$((passed + 1))
+# a pair with parse.src: every split's binarize job reads that split's parse cache, the text the
+# cache was made from (the text BPE segments) and the pair's inventories, made from the train cache
+W=/tmp/synmt-dry/work/multi30k_en_de_parsed
+"$SM" -n -p $W/data/train.h5 $W/data/valid.h5 $W/data/test.h5 --config work_dir=/tmp/synmt-dry/work results_dir=/tmp/synmt-dry/results \
+  > /tmp/synmt-parsed.txt 2>&1 || { cat /tmp/synmt-parsed.txt; echo "parsed pair does not dry-run"; exit 1; }
+for split in train valid test; do
+  stage=tok; [ $split = train ] && stage=clean
+  grep -q -- "--subwords bpe --src-parse $W/parse/$split.src.h5 --src-parse-corpus $W/$stage/$split.src --src-labels $W/labels.src --src-upos $W/upos.src -o $W/data/$split.h5" /tmp/synmt-parsed.txt \
+    || { cat /tmp/synmt-parsed.txt; echo "binarize of $split does not get its parse cache and the inventories"; exit 1; }
+  grep -A1 "^rule binarize:" /tmp/synmt-parsed.txt | grep "input: $W/bpe/$split.src" | grep "$W/parse/$split.src.h5" | grep -q "$W/labels.src, $W/upos.src" \
+    || { cat /tmp/synmt-parsed.txt; echo "binarize of $split does not list the cache and inventories as inputs"; exit 1; }
+  grep -A1 "^rule parse_corpus:" /tmp/synmt-parsed.txt | grep -q "input: $W/$stage/$split.src" \
+    || { cat /tmp/synmt-parsed.txt; echo "the $split cache is not parsed from the text BPE segments"; exit 1; }
+  grep -A1 "^rule apply_bpe:" /tmp/synmt-parsed.txt | grep -q "input: $W/$stage/$split.src," \
+    || { cat /tmp/synmt-parsed.txt; echo "BPE of $split does not segment $stage/$split.src"; exit 1; }
+done
+grep -A1 "^rule build_syntax_inventory:" /tmp/synmt-parsed.txt | grep -q "input: $W/parse/train.src.h5, $W/clean/train.src" \
+  || { cat /tmp/synmt-parsed.txt; echo "the inventories are not made from the training cache"; exit 1; }
+passed=$((passed + 1))
+# a word-level pair (subwords: none): no BPE, the tokenised text is binarised and parsed as is
+W=/tmp/synmt-dry/work/words_en_de_parsed
+"$SM" -n -p $W/data/test.h5 --configfile tests/pipeline/syntax_pairs.yaml --config work_dir=/tmp/synmt-dry/work \
+  results_dir=/tmp/synmt-dry/results > /tmp/synmt-words.txt 2>&1 || { cat /tmp/synmt-words.txt; echo "word-level pair does not dry-run"; exit 1; }
+grep -q -- "synmt-binarize data --src $W/tok/test.src --tgt $W/tok/test.tgt .* --subwords none --src-parse $W/parse/test.src.h5 --src-parse-corpus $W/tok/test.src" /tmp/synmt-words.txt \
+  || { cat /tmp/synmt-words.txt; echo "word-level binarize"; exit 1; }
+grep -q -- "synmt-binarize vocab -i $W/clean/train.src --min-frequency 2" /tmp/synmt-words.txt || { cat /tmp/synmt-words.txt; echo "word-level vocabulary"; exit 1; }
+if grep -qE "^rule (apply_bpe|learn_bpe_joint|learn_bpe_separate):" /tmp/synmt-words.txt; then echo "a word-level pair runs BPE"; exit 1; fi
+passed=$((passed + 1))
+# parse.src with SentencePiece is refused (it segments untokenised text), and so is a BPE block on
+# a word-level pair
+if "$SM" -n --quiet all --configfile tests/pipeline/bad_spm_parse.yaml > /tmp/synmt-bad3.txt 2>&1; then
+  echo "parse.src with subwords: spm accepted"; exit 1
+fi
+grep -q "pairs.spm_parsed: parse.src needs subwords: bpe or none" /tmp/synmt-bad3.txt || { cat /tmp/synmt-bad3.txt; echo "unclear error"; exit 1; }
+passed=$((passed + 1))
+# the parses target still builds every cache and the inventories
+"$SM" -n parses --config work_dir=/tmp/synmt-dry/work results_dir=/tmp/synmt-dry/results > /tmp/synmt-parses.txt 2>&1 \
+  || { cat /tmp/synmt-parses.txt; echo "parses does not dry-run"; exit 1; }
+grep -q "^rule build_syntax_inventory:" /tmp/synmt-parses.txt && grep -q "multi30k_en_de_parsed/parse/test.src.h5" /tmp/synmt-parses.txt \
+  || { cat /tmp/synmt-parses.txt; echo "parses misses caches or inventories"; exit 1; }
 passed=$((passed + 1))
 echo "$passed passed, 0 failed"
