@@ -265,6 +265,18 @@ def syntax_inventory(pair, kind, side="src"):
     return f"{WORK}/{pair}/{kind}.{side}"
 
 
+def pair_has_source_syntax(pair):
+    return "src" in PAIRS[pair].get("parse", {})
+
+
+def decode_source(pair, split):
+    """What synmt-translate reads: the binarised split (with its source features) for a pair with
+    parse.src, the sub-word text otherwise."""
+    if pair_has_source_syntax(pair):
+        return f"{WORK}/{pair}/data/{split}.h5"
+    return subword_text(pair, split, "src")
+
+
 def binarize_inputs(w):
     """A split's texts and vocabularies; with parse.src also its parse cache, the text the cache was
     made from (its key) and the pair's inventories, made from the training split's cache."""

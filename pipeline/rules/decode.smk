@@ -6,7 +6,9 @@
 rule translate:
     input:
         checkpoint=f"{RESULTS}/systems/{{system}}/best.pt",
-        src=lambda w: subword_text(SYSTEMS[w.system]["pair"], w.split, "src"),
+        # a pair with parse.src decodes its binarised split: the source features (parents, labels,
+        # POS) the syntax models read travel with it; other pairs decode the sub-word text
+        src=lambda w: decode_source(SYSTEMS[w.system]["pair"], w.split),
         src_vocab=lambda w: vocab_path(SYSTEMS[w.system]["pair"], "src"),
         tgt_vocab=lambda w: vocab_path(SYSTEMS[w.system]["pair"], "tgt"),
     output:
@@ -14,6 +16,7 @@ rule translate:
     params:
         bin=BIN,
         d=lambda w: SYSTEMS[w.system]["decode"],
+        src_flag=lambda w: "--data" if pair_has_source_syntax(SYSTEMS[w.system]["pair"]) else "-i",
     threads: config["threads"]
     resources:
         gpu=lambda w: 1 if SYSTEMS[w.system]["decode"]["device"] != "cpu" else 0,
@@ -23,7 +26,7 @@ rule translate:
         f"{RESULTS}/systems/{{system}}/translate.{{split}}.benchmark.tsv"
     shell:
         "{params.bin}/synmt-translate -m {input.checkpoint} --src-vocab {input.src_vocab} --tgt-vocab {input.tgt_vocab}"
-        " -i {input.src} -o {output} --raw"
+        " {params.src_flag} {input.src} -o {output} --raw"
         " -k {params.d[beam]} --length-penalty {params.d[length_penalty]} --max-len-a {params.d[max_len_a]}"
         " --max-len-b {params.d[max_len_b]} --batch-size {params.d[batch_size]} --threads {threads}"
         " --device {params.d[device]} 2> {log}"

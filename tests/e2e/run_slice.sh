@@ -7,6 +7,7 @@ VENV=$1
 BUILD=${2:-build}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
+P="$T/work/multi30k_en_de_parsed"
 SM=("$VENV/bin/snakemake" --profile cluster/local --configfile pipeline/config/config.yaml tests/e2e/slice_config.yaml
     --config "work_dir=$T/work" "results_dir=$T/results")
 if ! "${SM[@]}" > "$T/snakemake.log" 2>&1; then
@@ -38,7 +39,6 @@ test -s "$T/results/tables/langid_filter.md" || { echo "no langid table"; exit 1
 grep -Eq '^\| transformer_demo \| multi30k_en_de \| [0-9]+\.[0-9]{2} \|' "$table" || { echo "Transformer row missing"; exit 1; }
 # parsing: a tiny UD parser trained by the pipeline, the training corpus' English side parsed into
 # the cache, which a second run does not rebuild (and synmt-parse itself reuses by key)
-P="$T/work/multi30k_en_de_parsed"
 cache="$P/parse/train.src.h5"
 # (targets go before the options: --config swallows what follows it)
 "${SM[0]}" "$cache" "${SM[@]:1}" > "$T/parse.log" 2>&1 || { tail -30 "$T/parse.log"; exit 1; }
@@ -55,6 +55,19 @@ test "$(head -1 "$P/labels.src")" = "<unk>" && test "$(wc -l < "$P/labels.src")"
 grep -q "inventories:" "$T/work/logs/vocab/multi30k_en_de_parsed.inventory.src.log" || { echo "no inventory log"; exit 1; }
 "${SM[@]}" -n > "$T/dry.txt" 2>&1
 grep -q "Nothing to be done" "$T/dry.txt" || { echo "second run would redo work:"; cat "$T/dry.txt"; exit 1; }
+# syntax seams: the model read parents and labels in training (its auxiliary loss is logged), was
+# validated with BLEU on the featured split, and a reloaded best.pt decoding that split gives exactly
+# the in-process validation translations; plain text without features is refused
+S="$T/results/systems/transformer_syntax"
+grep -q '"aux_parent_attention"' "$S/metrics.jsonl" || { echo "auxiliary loss not logged"; exit 1; }
+grep -q '"valid_bleu"' "$S/metrics.jsonl" || { echo "no validation BLEU"; exit 1; }
+grep -Eq '^\| transformer_syntax \| multi30k_en_de_parsed \| [0-9]+\.[0-9]{2} \|' "$T/results/tables/syntax.md" || { echo "syntax table"; exit 1; }
+"$BUILD/bin/synmt-translate" -m "$S/best.pt" --src-vocab "$P/vocab.src" --tgt-vocab "$P/vocab.tgt" --data "$P/data/valid.h5" \
+  --greedy -o "$T/valid.reloaded" 2> "$T/reload.log" || { cat "$T/reload.log"; exit 1; }
+cmp -s "$T/valid.reloaded" "$S/best.valid.hyp" || { echo "reloaded checkpoint decodes differently from the in-process validation"; diff "$T/valid.reloaded" "$S/best.valid.hyp" | head; exit 1; }
+if "$BUILD/bin/synmt-translate" -m "$S/best.pt" --src-vocab "$P/vocab.src" --tgt-vocab "$P/vocab.tgt" -i "$P/bpe/valid.src" \
+  -o "$T/nofeatures" 2> "$T/nofeatures.log"; then echo "decoding a syntax model without features succeeded"; exit 1; fi
+grep -q "source feature" "$T/nofeatures.log" || { cat "$T/nofeatures.log"; exit 1; }
 # decoding on several threads (one model copy each) gives what one thread gives: hypotheses and
 # n-best lists
 for sys in transformer_demo rnn_demo; do

@@ -89,30 +89,30 @@ Batch make_data_batch(const ParallelData& data_, const std::vector<int64_t>& ids
     tout[b][t1 - t0] = Vocab::kEos;
     batch.target_tokens += t1 - t0 + 1;
   }
-  if (data_.has_source_syntax()) {  // per-token side inputs for the syntax-aware families
-    auto parent = torch::zeros({B, S}, torch::kFloat32);
-    auto first = torch::zeros({B, S}, torch::kInt64);
-    auto label = torch::zeros({B, S}, torch::kInt64);
-    auto word = torch::zeros({B, S}, torch::kInt64);
-    auto pa = parent.accessor<float, 2>();
-    auto fa = first.accessor<int64_t, 2>();
-    auto la = label.accessor<int64_t, 2>();
-    auto wa = word.accessor<int64_t, 2>();
+  // per-token side inputs for the syntax-aware families, each when the dataset carries it
+  auto int_feature = [&](const std::vector<int32_t>& values) {
+    auto t = torch::zeros({B, S}, torch::kInt64);
+    auto a = t.accessor<int64_t, 2>();
     for (int64_t b = 0; b < B; ++b) {
       auto i = ids[static_cast<std::size_t>(b)];
-      for (int64_t k = data_.src_offsets[i]; k < data_.src_offsets[i + 1]; ++k) {
-        const int64_t pos = k - data_.src_offsets[i];
-        pa[b][pos] = data_.src_parent_middle[static_cast<std::size_t>(k)];
-        fa[b][pos] = data_.src_parent_first[static_cast<std::size_t>(k)];
-        la[b][pos] = data_.src_label[static_cast<std::size_t>(k)];
-        wa[b][pos] = data_.src_word[static_cast<std::size_t>(k)];
-      }
+      for (int64_t k = data_.src_offsets[i]; k < data_.src_offsets[i + 1]; ++k) a[b][k - data_.src_offsets[i]] = values[static_cast<std::size_t>(k)];
+    }
+    return t;
+  };
+  if (data_.has_source_syntax()) {
+    auto parent = torch::zeros({B, S}, torch::kFloat32);
+    auto pa = parent.accessor<float, 2>();
+    for (int64_t b = 0; b < B; ++b) {
+      auto i = ids[static_cast<std::size_t>(b)];
+      for (int64_t k = data_.src_offsets[i]; k < data_.src_offsets[i + 1]; ++k)
+        pa[b][k - data_.src_offsets[i]] = data_.src_parent_middle[static_cast<std::size_t>(k)];
     }
     batch.source.features[kSourceFeatureParentPosition] = parent;
-    batch.source.features[kSourceFeatureParentFirst] = first;
-    batch.source.features[kSourceFeatureLabel] = label;
-    batch.source.features[kSourceFeatureWord] = word;
+    batch.source.features[kSourceFeatureParentFirst] = int_feature(data_.src_parent_first);
+    batch.source.features[kSourceFeatureLabel] = int_feature(data_.src_label);
   }
+  if (data_.has_source_upos()) batch.source.features[kSourceFeatureUpos] = int_feature(data_.src_upos);
+  if (data_.has_word_spans()) batch.source.features[kSourceFeatureWord] = int_feature(data_.src_word);
   return batch;
 }
 

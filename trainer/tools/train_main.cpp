@@ -70,12 +70,13 @@ int main(int argc, char** argv) {
         auto runtime = synmt::setup_runtime(train_options.threads, comm->size() > 1 ? local_ranks : 1);
         auto train = synmt::read_parallel_data(train_path, src_vocab.hash(), tgt_vocab.hash());
         auto valid = synmt::read_parallel_data(valid_path, src_vocab.hash(), tgt_vocab.hash());
-        synmt::fill_syntax_sizes(model, train, valid, train_path, valid_path);
+        const auto inventories = synmt::fill_syntax_sizes(model, train, valid, train_path, valid_path);
         torch::manual_seed(train_options.seed);  // initialisation is part of a reproducible run
         auto net = synmt::create_model(model);  // validates every model option
         synmt::Json resolved = {{"model", model},
                                 {"train", train_options.to_json()},
                                 {"vocab", {{"src_sha256", src_vocab.hash()}, {"tgt_sha256", tgt_vocab.hash()}}}};
+        resolved["vocab"].update(inventories);
         std::filesystem::create_directories(out_dir);
         synmt::write_file_atomically(out_dir + "/config.json", resolved.dump(2) + "\n");
         int64_t params = 0;

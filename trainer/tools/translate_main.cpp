@@ -18,6 +18,8 @@
 #include "trainer/decode/beam_search.h"
 #include "trainer/decode/ensemble.h"
 #include "trainer/device.h"
+#include "trainer/models/syntax_sizes.h"
+#include "preprocess/dataset_file.h"
 #include "trainer/runtime.h"
 #include "trainer/train/checkpoint.h"
 
@@ -26,7 +28,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> checkpoints;
   std::string nbest_output, dump_attention;
   bool greedy = false;
-  std::string src_vocab_path, tgt_vocab_path, input = "-", output = "-", output_tok, detok_lang;
+  std::string src_vocab_path, tgt_vocab_path, input = "-", output = "-", output_tok, detok_lang, data_path;
   synmt::SearchOptions search;
   int batch_size = 32, threads = 0;
   bool raw = false;
@@ -42,7 +44,11 @@ int main(int argc, char** argv) {
             ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
         app.add_option("--src-vocab", src_vocab_path)->required();
         app.add_option("--tgt-vocab", tgt_vocab_path)->required();
-        app.add_option("-i,--input", input, "source text, one sentence per line")->capture_default_str();
+        auto* text_input = app.add_option("-i,--input", input, "source text, one sentence per line")->capture_default_str();
+        app.add_option("--data", data_path,
+                       "decode the source side of a binarised split instead (HDF5 from synmt-binarize data), with every "
+                       "source feature it carries (parents, labels, POS): what syntax models need")
+            ->excludes(text_input);
         app.add_option("-o,--output", output, "hypotheses (BPE removed, detokenised with --detok-lang)");
         app.add_option("--output-tok", output_tok, "also write tokenised (BPE-removed) hypotheses here");
         app.add_option("--detok-lang", detok_lang, "Moses-detokenise for this language");
@@ -83,9 +89,11 @@ int main(int argc, char** argv) {
           synmt::Seq2SeqModel& model() { return members.size() == 1 ? *members.front() : *ensemble; }
         };
         std::vector<Replica> replicas(static_cast<std::size_t>(workers));
+        std::vector<nlohmann::json> checkpoint_configs;
         for (auto& replica : replicas) {
           for (const auto& checkpoint : checkpoints) {
             auto loaded = synmt::load_checkpoint(checkpoint);
+            if (&replica == &replicas.front()) checkpoint_configs.push_back(loaded.config);
             const auto& vh = loaded.config.at("vocab");
             if (vh.at("src_sha256") != src_vocab.hash() || vh.at("tgt_sha256") != tgt_vocab.hash())
               throw synmt::InputError(checkpoint, 0, "the given vocabularies are not the ones this model was trained with");
@@ -95,7 +103,14 @@ int main(int argc, char** argv) {
           replica.ensemble = std::make_unique<synmt::EnsembleModel>(replica.members);
         }
         std::vector<std::vector<int32_t>> sources;
-        {
+        synmt::ParallelData data;
+        if (!data_path.empty()) {
+          data = synmt::read_parallel_data(data_path, src_vocab.hash(), tgt_vocab.hash());
+          for (const auto& checkpoint_config : checkpoint_configs)
+            synmt::check_syntax_inventories(checkpoint_config.at("vocab"), data, data_path);
+          for (std::size_t i = 0; i < data.size(); ++i)
+            sources.emplace_back(data.src_tokens.begin() + data.src_offsets[i], data.src_tokens.begin() + data.src_offsets[i + 1]);
+        } else {
           synmt::LineReader in(input);
           std::string line;
           while (in.next(line)) sources.push_back(src_vocab.encode(line));
@@ -117,9 +132,17 @@ int main(int argc, char** argv) {
           for (std::size_t k; (k = next_batch.fetch_add(1)) < batch_count;) {
             const std::size_t s = k * static_cast<std::size_t>(batch_size);
             const std::size_t e = std::min(order.size(), s + static_cast<std::size_t>(batch_size));
-            std::vector<std::vector<int32_t>> chunk;
-            for (std::size_t i = s; i < e; ++i) chunk.push_back(sources[order[i]]);
-            auto batch = synmt::make_source_batch(chunk);
+            synmt::Batch batch;
+            if (!data_path.empty()) {
+              std::vector<int64_t> ids;
+              for (std::size_t i = s; i < e; ++i) ids.push_back(static_cast<int64_t>(order[i]));
+              batch = synmt::make_data_batch(data, ids);
+            } else {
+              std::vector<std::vector<int32_t>> chunk;
+              for (std::size_t i = s; i < e; ++i) chunk.push_back(sources[order[i]]);
+              batch = synmt::make_source_batch(chunk);
+            }
+            synmt::check_required_features(replica.model(), batch.source, data_path.empty() ? input : data_path);
             std::vector<std::vector<synmt::Hypothesis>> results;
             if (greedy) {
               for (auto& tokens : synmt::greedy_search(replica.model(), batch, search)) results.push_back({{tokens, 0.0, 0.0}});

@@ -69,7 +69,8 @@ std::pair<double, int64_t> evaluate_nll(Seq2SeqModel& model, const ParallelData&
 }
 
 
-double evaluate_greedy_bleu(Seq2SeqModel& model, const ParallelData& data, const Vocab& tgt_vocab, int batch_size) {
+double evaluate_greedy_bleu(Seq2SeqModel& model, const ParallelData& data, const Vocab& tgt_vocab, int batch_size,
+                            std::vector<std::string>* hypotheses) {
   torch::NoGradGuard no_grad;
   model.eval();
   std::vector<std::string> hyps, refs;
@@ -91,7 +92,9 @@ double evaluate_greedy_bleu(Seq2SeqModel& model, const ParallelData& data, const
   }
   eval::BleuOptions bo;
   bo.tokenize = "none";
-  return eval::Bleu(bo).corpus_score(hyps, {refs}).score;
+  const double score = eval::Bleu(bo).corpus_score(hyps, {refs}).score;
+  if (hypotheses) *hypotheses = std::move(hyps);
+  return score;
 }
 
 namespace {
@@ -207,7 +210,8 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
     ++cur.validations;
     auto [valid_nll, valid_tokens] = evaluate_nll(model, valid, o.batch_size, 1 << 20);
     const double ppl = std::exp(valid_nll);
-    const double bleu = o.valid_bleu ? evaluate_greedy_bleu(model, valid, *tgt_vocab, 64) : 0.0;
+    std::vector<std::string> valid_hyps;
+    const double bleu = o.valid_bleu ? evaluate_greedy_bleu(model, valid, *tgt_vocab, 64, &valid_hyps) : 0.0;
     const double value = o.keep_best == "bleu" ? -bleu : ppl;
     if (comm.is_root()) {
       nlohmann::json m = {{"type", "valid"}, {"step", cur.steps}, {"epoch", cur.epoch}, {"valid_ppl", ppl},
@@ -224,7 +228,14 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
       cur.best_bleu = bleu;
       cur.best_epoch = cur.epoch;
       cur.bad_validations = 0;
-      if (comm.is_root()) save_checkpoint(out_dir + "/best.pt", model, config);
+      if (comm.is_root()) {
+        save_checkpoint(out_dir + "/best.pt", model, config);
+        if (o.valid_bleu) {  // what best.pt translates in-process: a reloaded checkpoint must give the same
+          AtomicFile hyp(out_dir + "/best.valid.hyp");
+          for (const auto& h : valid_hyps) hyp.write_line(h);
+          hyp.commit();
+        }
+      }
     } else {
       ++cur.bad_validations;
       if (o.patience > 0 && cur.bad_validations >= o.patience) {

@@ -103,7 +103,8 @@ struct TrainResult {
 };
 
 // config: the resolved run config (stored in every checkpoint). Writes out_dir/{best.pt,last.pt,
-// metrics.jsonl,summary.json}.
+// metrics.jsonl,summary.json}, and with valid_bleu best.valid.hyp (the greedy validation
+// translations of best.pt, BPE removed).
 // With several ranks every rank trains on its share of each batch (sentences rank, rank+size, ...
 // of the same batch plan); gradients and token counts are summed over ranks before the update, so
 // N ranks with batch B update exactly like one process with batch B (up to summation order).
@@ -128,7 +129,9 @@ struct TrainingInterrupted : std::runtime_error {
 // Mean NLL per target token and the token count over a dataset (no dropout, no gradients).
 std::pair<double, int64_t> evaluate_nll(Seq2SeqModel& model, const ParallelData& data, int batch_size, int max_len);
 // Tokenised BLEU (sacreBLEU, tokenize none) of greedy translations of `data` against its targets,
-// with "@@ " joins removed on both sides.
-double evaluate_greedy_bleu(Seq2SeqModel& model, const ParallelData& data, const Vocab& tgt_vocab, int batch_size);
+// with "@@ " joins removed on both sides. The source side carries every feature the dataset has.
+// hypotheses, when given, receives the translations (what synmt-translate --greedy writes).
+double evaluate_greedy_bleu(Seq2SeqModel& model, const ParallelData& data, const Vocab& tgt_vocab, int batch_size,
+                            std::vector<std::string>* hypotheses = nullptr);
 
 }  // namespace synmt
