@@ -6,6 +6,8 @@
 #include <fstream>
 
 #include "core/error.h"
+#include "core/hdf5_file.h"
+#include "core/ragged.h"
 #include "preprocess/dataset_file.h"
 #include "preprocess/vocab.h"
 
@@ -46,4 +48,42 @@ TEST(Dataset, TruncatedFileIsRefused) {
   EXPECT_THROW(synmt::read_parallel_data(path, "", ""), synmt::InputError);
   std::ofstream(tmp("garbage.h5")) << "not hdf5 at all";
   EXPECT_THROW(synmt::read_parallel_data(tmp("garbage.h5"), "", ""), synmt::InputError);
+}
+
+// The ragged layout: tensor blocks round-trip with their shapes; offsets that do not cover the
+// values, or a shape that does not match its block, are refused naming the array.
+TEST(Ragged, RoundTripAndRefusalOfInconsistentLayouts) {
+  synmt::Ragged<float> a;
+  std::vector<float> m1{1, 2, 3, 4, 5, 6}, m2{7};
+  a.add(m1.data(), {2, 3});
+  a.add(m2.data(), {1, 1});
+  EXPECT_THROW(a.add(m2.data(), std::vector<int32_t>{1}), std::invalid_argument);  // rank 1 after rank 2
+  const synmt::RaggedNames names{"x", "x_offsets", "x_shapes"};
+  {
+    synmt::H5File f(tmp("ragged.h5"), synmt::H5File::Mode::Create);
+    synmt::write_ragged(f, names, a);
+  }
+  synmt::H5File f(tmp("ragged.h5"), synmt::H5File::Mode::Read);
+  auto b = synmt::read_ragged<float>(f, names);
+  ASSERT_EQ(b.size(), 2u);
+  EXPECT_EQ(b.shape(0), (std::vector<int32_t>{2, 3}));
+  EXPECT_EQ(b.shape(1), (std::vector<int32_t>{1, 1}));
+  EXPECT_EQ(std::vector<float>(b.block(0), b.block(0) + 6), m1);
+  EXPECT_EQ(b.block(1)[0], 7.0f);
+  {
+    synmt::H5File g(tmp("ragged_bad.h5"), synmt::H5File::Mode::Create);
+    synmt::Ragged<float> bad = a;
+    bad.offsets.back() = 5;  // does not cover the values
+    synmt::write_ragged(g, names, bad);
+  }
+  synmt::H5File g(tmp("ragged_bad.h5"), synmt::H5File::Mode::Read);
+  EXPECT_THROW(synmt::read_ragged<float>(g, names), synmt::InputError);
+  {
+    synmt::H5File h(tmp("ragged_shape.h5"), synmt::H5File::Mode::Create);
+    synmt::Ragged<float> bad = a;
+    bad.shapes[0] = 3;  // 3 x 3 != 6 values
+    synmt::write_ragged(h, names, bad);
+  }
+  synmt::H5File h(tmp("ragged_shape.h5"), synmt::H5File::Mode::Read);
+  EXPECT_THROW(synmt::read_ragged<float>(h, names), synmt::InputError);
 }

@@ -68,6 +68,13 @@ cmp -s "$T/valid.reloaded" "$S/best.valid.hyp" || { echo "reloaded checkpoint de
 if "$BUILD/bin/synmt-translate" -m "$S/best.pt" --src-vocab "$P/vocab.src" --tgt-vocab "$P/vocab.tgt" -i "$P/bpe/valid.src" \
   -o "$T/nofeatures" 2> "$T/nofeatures.log"; then echo "decoding a syntax model without features succeeded"; exit 1; fi
 grep -q "source feature" "$T/nofeatures.log" || { cat "$T/nofeatures.log"; exit 1; }
+# teacher-forced analysis dumps by name, and a name the model does not have is refused
+"$BUILD/bin/synmt-translate" -m "$S/best.pt" --src-vocab "$P/vocab.src" --tgt-vocab "$P/vocab.tgt" --data "$P/data/valid.h5" \
+  --teacher-forced --dump source_attention,encoder_attention_0 --dump-file "$T/analysis.h5" 2> "$T/dump.log" || { cat "$T/dump.log"; exit 1; }
+test -s "$T/analysis.h5" || { echo "no analysis dump"; exit 1; }
+if "$BUILD/bin/synmt-translate" -m "$S/best.pt" --src-vocab "$P/vocab.src" --tgt-vocab "$P/vocab.tgt" --data "$P/data/valid.h5" \
+  --teacher-forced --dump no_such_tensor --dump-file "$T/bad.h5" 2> "$T/baddump.log"; then echo "unknown dump name accepted"; exit 1; fi
+grep -q "no such analysis tensor" "$T/baddump.log" || { cat "$T/baddump.log"; exit 1; }
 # decoding on several threads (one model copy each) gives what one thread gives: hypotheses and
 # n-best lists
 for sys in transformer_demo rnn_demo; do

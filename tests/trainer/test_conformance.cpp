@@ -7,6 +7,7 @@
 #include <torch/cuda.h>
 
 #include <filesystem>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -167,6 +168,29 @@ TEST_P(Conformance, OneTokenSentencesGiveFiniteLossAndGradients) {
   terms.objective.backward();
   for (const auto& p : model_->named_parameters())
     if (p.value().grad().defined()) EXPECT_TRUE(torch::isfinite(p.value().grad()).all().item<bool>()) << p.key();
+}
+
+TEST_P(Conformance, AnalysisTensorsFollowTheirDeclaredAxes) {
+  torch::NoGradGuard no_grad;
+  auto b = batch({0, 1, 2, 5});
+  synmt::ForwardRequest request;
+  request.analysis = true;
+  auto out = model_->forward(b.source, b.tgt_in, request);
+  EXPECT_TRUE(torch::equal(out.log_probs.to(torch::kCPU), log_probs(b)));  // analysis changes nothing
+  for (const auto& [name, axes] : model_->analysis_axes()) {
+    ASSERT_TRUE(out.analysis.count(name)) << name;
+    const auto& t = out.analysis.at(name);
+    std::istringstream in(axes);
+    std::vector<std::string> dims;
+    for (std::string a; in >> a;) dims.push_back(a);
+    ASSERT_EQ(t.dim(), static_cast<int64_t>(dims.size()) + 1) << name;
+    EXPECT_EQ(t.size(0), 4) << name;
+    for (std::size_t a = 0; a < dims.size(); ++a) {
+      const int64_t expected = dims[a] == "src" ? b.source.tokens.size(1) : dims[a] == "tgt" ? b.tgt_in.size(1) : std::stoll(dims[a]);
+      EXPECT_EQ(t.size(static_cast<int64_t>(a) + 1), expected) << name << " axis " << a;
+    }
+    EXPECT_TRUE(torch::isfinite(t).all().item<bool>()) << name;
+  }
 }
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) { return info.param.arch + "_" + info.param.device; }

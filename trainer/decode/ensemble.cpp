@@ -35,11 +35,11 @@ std::set<std::string> EnsembleModel::required_features() const {
   return all;
 }
 
-std::set<std::string> EnsembleModel::analysis_names() const {
-  if (members_.size() == 1) return members_.front()->analysis_names();
-  std::set<std::string> all;
+std::map<std::string, std::string> EnsembleModel::analysis_axes() const {
+  if (members_.size() == 1) return members_.front()->analysis_axes();
+  std::map<std::string, std::string> all;
   for (std::size_t i = 0; i < members_.size(); ++i)
-    for (const auto& name : members_[i]->analysis_names()) all.insert(prefix(i) + name);
+    for (const auto& [name, axes] : members_[i]->analysis_axes()) all[prefix(i) + name] = axes;
   return all;
 }
 

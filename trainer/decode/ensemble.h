@@ -19,7 +19,7 @@ class EnsembleModel : public Seq2SeqModel {
   torch::Tensor step(DecodeState& state, const torch::Tensor& prev_tokens) override;
   nlohmann::json describe() const override;
   std::set<std::string> required_features() const override;
-  std::set<std::string> analysis_names() const override;
+  std::map<std::string, std::string> analysis_axes() const override;
 
  private:
   std::vector<std::shared_ptr<Seq2SeqModel>> members_;

@@ -84,8 +84,11 @@ class Seq2SeqModel : public torch::nn::Module {
   // Source features (kSourceFeature*) the model reads; training, validation and decoding check
   // that every batch carries them.
   virtual std::set<std::string> required_features() const { return {}; }
-  // Names of the analysis tensors forward() can fill (synmt-translate --dump).
-  virtual std::set<std::string> analysis_names() const { return {}; }
+  // The analysis tensors forward() fills when asked (synmt-translate --dump), each with its axes
+  // after the sentence axis, space-separated: "src" (source positions), "tgt" (target positions,
+  // </s> included), or a number (a fixed size, e.g. heads). A dump trims src/tgt axes to each
+  // sentence's length.
+  virtual std::map<std::string, std::string> analysis_axes() const { return {}; }
   // Called before every training update.
   virtual void set_training_context(const TrainingContext& /*context*/) {}
 };

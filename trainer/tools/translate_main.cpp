@@ -15,6 +15,7 @@
 #include "preprocess/bpe.h"
 #include "preprocess/tokenizer.h"
 #include "preprocess/vocab.h"
+#include "trainer/decode/analysis_dump.h"
 #include "trainer/decode/beam_search.h"
 #include "trainer/decode/ensemble.h"
 #include "trainer/device.h"
@@ -33,6 +34,8 @@ int main(int argc, char** argv) {
   int batch_size = 32, threads = 0;
   bool raw = false;
   std::string device_name = "cpu";
+  std::string dump_names, dump_file;
+  bool teacher_forced = false;
   return synmt::run_tool(
       "synmt-translate", argc, argv,
       [&](CLI::App& app) {
@@ -61,6 +64,10 @@ int main(int argc, char** argv) {
         app.add_option("--nbest-output", nbest_output, "write n-best lists here: 'i ||| hypothesis ||| score ||| log-prob'");
         app.add_option("--dump-attention", dump_attention,
                        "write the best hypothesis' source attention per sentence to this HDF5 file (synmt-attention-1)");
+        app.add_option("--dump", dump_names, "analysis tensors to write, comma-separated (the model's names, e.g. source_attention)");
+        app.add_option("--dump-file", dump_file, "HDF5 file for --dump (format synmt-analysis-1, docs/file_formats.md)");
+        app.add_flag("--teacher-forced", teacher_forced,
+                     "with --dump and --data: force the split's gold targets instead of searching, and only dump");
         app.add_option("--max-len-a", search.max_len_a)->capture_default_str();
         app.add_option("--max-len-b", search.max_len_b)->capture_default_str();
         app.add_option("--batch-size", batch_size)->capture_default_str();
@@ -102,12 +109,27 @@ int main(int argc, char** argv) {
           }
           replica.ensemble = std::make_unique<synmt::EnsembleModel>(replica.members);
         }
+        if (!dump_names.empty() || teacher_forced) {
+          if (dump_names.empty() || dump_file.empty() || data_path.empty() || !teacher_forced)
+            throw synmt::ConfigError("--dump needs --dump-file, --data and --teacher-forced (dumps during search: --dump-attention)");
+        }
         std::vector<std::vector<int32_t>> sources;
         synmt::ParallelData data;
         if (!data_path.empty()) {
           data = synmt::read_parallel_data(data_path, src_vocab.hash(), tgt_vocab.hash());
           for (const auto& checkpoint_config : checkpoint_configs)
             synmt::check_syntax_inventories(checkpoint_config.at("vocab"), data, data_path);
+          if (teacher_forced) {
+            std::vector<std::string> names;
+            for (std::size_t b = 0, e; b <= dump_names.size(); b = e + 1) {
+              e = dump_names.find(',', b);
+              if (e == std::string::npos) e = dump_names.size();
+              if (e > b) names.push_back(dump_names.substr(b, e - b));
+            }
+            synmt::dump_teacher_forced_analysis(replicas.front().model(), data, names, batch_size, device, dump_file);
+            synmt::log_info("analysis of " + std::to_string(data.size()) + " sentences written to " + dump_file);
+            return 0;
+          }
           for (std::size_t i = 0; i < data.size(); ++i)
             sources.emplace_back(data.src_tokens.begin() + data.src_offsets[i], data.src_tokens.begin() + data.src_offsets[i + 1]);
         } else {

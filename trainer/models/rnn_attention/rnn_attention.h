@@ -56,6 +56,8 @@ class RnnAttentionModel : public Seq2SeqModel {
   DecodeState encode(const SourceInput& src) override;
   torch::Tensor step(DecodeState& state, const torch::Tensor& prev_tokens) override;
   nlohmann::json describe() const override;
+  // source_attention (tgt src): the decoder's attention over the source at each step
+  std::map<std::string, std::string> analysis_axes() const override { return {{"source_attention", "tgt src"}}; }
 
  private:
   torch::Tensor output_logits(const torch::Tensor& u);

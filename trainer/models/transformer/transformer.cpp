@@ -60,6 +60,13 @@ TransformerModel::TransformerModel(TransformerOptions o) : options_(o) {
     embedding_inputs_.push_back(register_module("embedding_input_" + std::to_string(i), make_embedding_input(o.embedding_inputs[i], sizes)));
 }
 
+std::map<std::string, std::string> TransformerModel::analysis_axes() const {
+  std::map<std::string, std::string> axes{{"source_attention", "tgt src"}};
+  for (int64_t l = 0; l < options_.encoder_layers; ++l)
+    axes["encoder_attention_" + std::to_string(l)] = std::to_string(options_.heads) + " src src";
+  return axes;
+}
+
 std::set<std::string> TransformerModel::required_features() const {
   std::set<std::string> all;
   for (const auto& m : score_modifiers_) {
@@ -95,11 +102,14 @@ torch::Tensor TransformerModel::encode_memory(const SourceInput& src, torch::Ten
   auto x = embed(src_embed, src.tokens, 0, &context);
   for (std::size_t l = 0; l < encoder_layers.size(); ++l) {
     AttentionCall call;
+    torch::Tensor probabilities;
+    if (output && output_analysis_) call.probabilities = &probabilities;
     call.allowed = src_allowed;
     for (auto& m : score_modifiers_)
       if (m->layer() == static_cast<int64_t>(l)) call.modifiers.push_back(m.get());
     call.context = &context;
     x = encoder_layers[l]->forward(x, call);
+    if (call.probabilities) output->analysis["encoder_attention_" + std::to_string(l)] = probabilities;
   }
   return options_.pre_norm ? encoder_norm(x) : x;
 }
@@ -113,14 +123,20 @@ torch::Tensor TransformerModel::output_log_probs(const torch::Tensor& x) {
 ModelOutput TransformerModel::forward(const SourceInput& src, const torch::Tensor& tgt_in, const ForwardRequest& request) {
   ModelOutput out;
   torch::Tensor src_allowed;
+  output_analysis_ = request.analysis;
   auto memory = encode_memory(src, src_allowed, &out);
+  output_analysis_ = false;
   const int64_t T = tgt_in.size(1);
   auto causal = torch::ones({T, T}, torch::TensorOptions().dtype(torch::kBool).device(tgt_in.device())).tril().view({1, 1, T, T});
   auto x = embed(tgt_embed, tgt_in, 0);
-  for (auto& layer : decoder_layers) {
+  for (std::size_t l = 0; l < decoder_layers.size(); ++l) {
+    auto& layer = decoder_layers[l];
     DecoderLayerCache cache;
     std::tie(cache.cross_keys, cache.cross_values) = layer->cross_keys_values(memory);
-    x = layer->forward(x, cache, causal, src_allowed);
+    torch::Tensor cross;
+    const bool dump = request.analysis && l + 1 == decoder_layers.size();
+    x = layer->forward(x, cache, causal, src_allowed, dump ? &cross : nullptr);
+    if (dump) out.analysis["source_attention"] = cross.mean(1);
   }
   out.hidden = x;
   if (request.log_probs) out.log_probs = output_log_probs(x);

@@ -67,6 +67,9 @@ class TransformerModel : public Seq2SeqModel {
   torch::Tensor step(DecodeState& state, const torch::Tensor& prev_tokens) override;
   nlohmann::json describe() const override;
   std::set<std::string> required_features() const override;
+  // source_attention (tgt src): the last decoder layer's attention over the source, mean of heads
+  // (what beam search dumps); encoder_attention_<l> (heads src src): encoder layer l's self-attention
+  std::map<std::string, std::string> analysis_axes() const override;
   const TransformerOptions& options() const { return options_; }
 
  private:
@@ -86,6 +89,7 @@ class TransformerModel : public Seq2SeqModel {
   torch::nn::Dropout dropout{nullptr};
   std::vector<std::shared_ptr<ScoreModifierImpl>> score_modifiers_;
   std::vector<std::shared_ptr<EmbeddingInputImpl>> embedding_inputs_;
+  bool output_analysis_ = false;  // set for the duration of a forward() that asks for analysis
 };
 
 }  // namespace synmt
