@@ -20,7 +20,7 @@ int main(int argc, char** argv) {
   std::string config_path, train_path, valid_path, src_vocab_path, tgt_vocab_path, out_dir;
   std::vector<std::string> overrides;
   std::string dist = "auto", dump_params;
-  bool resume = false;
+  bool resume = false, tiny = false;
   return synmt::run_tool(
       "synmt-train", argc, argv,
       [&](CLI::App& app) {
@@ -38,6 +38,9 @@ int main(int argc, char** argv) {
             ->capture_default_str();
         app.add_flag("--resume", resume, "continue from OUT_DIR/state.pt when it exists (SLURM requeue)");
         app.add_option("--dump-params", dump_params, "write the final parameters as raw float32 (tests)");
+        app.add_flag("--tiny", tiny,
+                     "shrink the architecture with its family's tiny options (the conformance tests' sizes; smoke runs); "
+                     "the config's own model options still apply on top");
         app.add_flag_callback(
             "--list-archs",
             []() {
@@ -52,6 +55,12 @@ int main(int argc, char** argv) {
         synmt::JsonFields top(file, config_path);
         top.required("model", model_section).optional("train", train_section);
         top.finish();
+        if (tiny) {  // preset <- family tiny options <- the config's options
+          const auto resolved = synmt::resolve_model_config(model_section);
+          auto options = synmt::model_family(resolved["family"].get<std::string>()).tiny;
+          if (model_section.contains("options")) synmt::merge_json(options, model_section["options"]);
+          model_section["options"] = options;
+        }
         // Fill every default first, so that --set may name any valid key but no unknown one.
         synmt::Json config = {{"model", synmt::resolve_model_config(model_section)},
                               {"train", synmt::TrainOptions::from_json(train_section).to_json()}};

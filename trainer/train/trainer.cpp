@@ -263,6 +263,12 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
     auto plan = batches.epoch_plan(cur.epoch);
     Progress progress("epoch " + std::to_string(cur.epoch), plan.size(), 60.0);
     for (; cur.batch_in_epoch < static_cast<int64_t>(plan.size());) {
+      // a run resumed from a state saved at its last update (killed before it finished) must not
+      // take one more: the budget is checked before every update too, not only after
+      if (o.max_steps > 0 && cur.steps >= o.max_steps) {
+        stop = true;
+        break;
+      }
       // one update = update_freq batches; gradients summed, normalised by the global token count
       optimizer->zero_grad();
       LossValue total;
