@@ -68,6 +68,13 @@ cmp -s "$T/valid.reloaded" "$S/best.valid.hyp" || { echo "reloaded checkpoint de
 if "$BUILD/bin/synmt-translate" -m "$S/best.pt" --src-vocab "$P/vocab.src" --tgt-vocab "$P/vocab.tgt" -i "$P/bpe/valid.src" \
   -o "$T/nofeatures" 2> "$T/nofeatures.log"; then echo "decoding a syntax model without features succeeded"; exit 1; fi
 grep -q "source feature" "$T/nofeatures.log" || { cat "$T/nofeatures.log"; exit 1; }
+# decoding from the parse cache plus its text (no binarised split) gives what the DAG decoded from
+# the binarised test split
+"$BUILD/bin/synmt-translate" -m "$S/best.pt" --src-vocab "$P/vocab.src" --tgt-vocab "$P/vocab.tgt" -i "$P/bpe/test.src" \
+  --src-parse "$P/parse/test.src.h5" --src-parse-corpus "$P/tok/test.src" --src-labels "$P/labels.src" --src-upos "$P/upos.src" \
+  -k 2 --length-penalty 1.0 --max-len-a 1.5 --max-len-b 5 --batch-size 50 --raw -o "$T/test.from_cache.sub" 2> "$T/from_cache.log" \
+  || { cat "$T/from_cache.log"; exit 1; }
+cmp -s "$T/test.from_cache.sub" "$S/hyp.test.sub" || { echo "decoding from the parse cache differs from decoding the binarised split"; exit 1; }
 # teacher-forced analysis dumps by name, and a name the model does not have is refused
 "$BUILD/bin/synmt-translate" -m "$S/best.pt" --src-vocab "$P/vocab.src" --tgt-vocab "$P/vocab.tgt" --data "$P/data/valid.h5" \
   --teacher-forced --dump source_attention,encoder_attention_0 --dump-file "$T/analysis.h5" 2> "$T/dump.log" || { cat "$T/dump.log"; exit 1; }

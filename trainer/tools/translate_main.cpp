@@ -12,6 +12,7 @@
 #include "preprocess/dataset_file.h"
 #include "preprocess/tokenizer.h"
 #include "preprocess/vocab.h"
+#include "trainer/data/parsed_source.h"
 #include "trainer/decode/analysis_dump.h"
 #include "trainer/decode/translator.h"
 #include "trainer/device.h"
@@ -61,6 +62,7 @@ int main(int argc, char** argv) {
   bool raw = false;
   std::string device_name = "cpu";
   std::string dump_names, dump_file;
+  synmt::ParsedSourceFiles parsed;
   bool teacher_forced = false;
   return synmt::run_tool(
       "synmt-translate", argc, argv,
@@ -78,6 +80,15 @@ int main(int argc, char** argv) {
                        "decode the source side of a binarised split instead (HDF5 from synmt-binarize data), with every "
                        "source feature it carries (parents, labels, POS): what syntax models need")
             ->excludes(text_input);
+        auto* parse_option = app.add_option("--src-parse", parsed.cache,
+                                            "with -i: the parse cache of the input's words; the tree, labels and POS reach "
+                                            "the model (needs --src-parse-corpus, --src-labels, --src-upos)");
+        app.add_option("--src-parse-corpus", parsed.cache_corpus, "the tokenised text the parse cache was made from")->needs(parse_option);
+        app.add_option("--src-labels", parsed.labels, "the pair's label inventory")->needs(parse_option);
+        app.add_option("--src-upos", parsed.upos, "the pair's UPOS inventory")->needs(parse_option);
+        app.add_option("--subwords", parsed.subwords, "bpe | spm | none: how the input's sub-words form words")
+            ->capture_default_str()
+            ->check(CLI::IsMember({"bpe", "spm", "none"}));
         app.add_option("-o,--output", output, "hypotheses (BPE removed, detokenised with --detok-lang)");
         app.add_option("--output-tok", output_tok, "also write tokenised (BPE-removed) hypotheses here");
         app.add_option("--detok-lang", detok_lang, "Moses-detokenise for this language");
@@ -128,6 +139,11 @@ int main(int argc, char** argv) {
             return 0;
           }
           result = translator.translate(data, data_path);
+        } else if (!parsed.cache.empty()) {
+          if (parsed.cache_corpus.empty() || parsed.labels.empty() || parsed.upos.empty())
+            throw synmt::ConfigError("--src-parse needs --src-parse-corpus, --src-labels and --src-upos");
+          parsed.text = input;
+          result = translator.translate(synmt::read_parsed_source(parsed, src_vocab), parsed.cache);
         } else {
           std::vector<std::vector<int32_t>> sources;
           synmt::LineReader in(input);
