@@ -14,6 +14,10 @@
 
 namespace synmt {
 
+// Analysis dumps (synmt-translate --teacher-forced --dump, read by synmt-trees) are ragged arrays
+// of this layout; their format attribute.
+inline constexpr const char* kAnalysisFormat = "synmt-analysis-1";
+
 template <class T>
 struct Ragged {
   std::vector<T> values;

@@ -27,4 +27,15 @@ struct SentenceHeadScores {
 void write_head_scores(const std::string& path, const std::vector<SentenceHeadScores>& sentences);
 std::vector<SentenceHeadScores> read_head_scores(const std::string& path);
 
+// Which way a dumped matrix reads: kHeadsRows = row i, column j scores piece i heading piece j (the
+// head-score convention, e.g. SA-NMT's phi); kDependentRows = row i is piece i's distribution over
+// its heads (self-attention: query i attends to key j), transposed on reading.
+enum class MatrixRows { kHeadsRows, kDependentRows };
+
+// The sub-word head scores of one tensor of a teacher-forced analysis dump (synmt-analysis-1,
+// written by synmt-translate --teacher-forced --dump): a (src src) tensor, or one head of a
+// (heads src src) tensor; word spans from the dump's word_spans. Same checks as read_head_scores.
+std::vector<SentenceHeadScores> read_head_scores_from_analysis(const std::string& path, const std::string& tensor, int head,
+                                                               MatrixRows rows);
+
 }  // namespace synmt::eval

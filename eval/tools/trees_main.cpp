@@ -81,7 +81,8 @@ int main(int argc, char** argv) {
   bool include_punct = false;
   CLI::App *uas = nullptr, *baselines = nullptr, *decode = nullptr, *stats = nullptr, *induce = nullptr, *import = nullptr, *gate_pos = nullptr;
   std::string gates_path;
-  std::string heads_path;
+  std::string heads_path, tensor, rows = "heads";
+  int head = -1;
   bool probabilities = false, no_root = false;
   std::string scores_path, decoder = "cle", gold_heads, output = "-";
   return synmt::run_tool(
@@ -99,7 +100,13 @@ int main(int argc, char** argv) {
         decode->add_option("-o,--output", output, "heads output ('-' = stdout)")->capture_default_str();
         decode->add_option("-f,--format", format, "text | json (of the UAS report)")->capture_default_str();
         induce = app.add_subcommand("induce", "sub-word head scores (HDF5) -> word trees as CoNLL-U, aligned to gold");
-        induce->add_option("--heads", heads_path, "head-score file (synmt-head-scores-1)")->required();
+        induce->add_option("--heads", heads_path, "head-score file (synmt-head-scores-1), or an analysis dump with --tensor")->required();
+        induce->add_option("--tensor", tensor, "read --heads as an analysis dump (synmt-analysis-1) and use this tensor");
+        induce->add_option("--head", head, "with --tensor of shape (heads src src): the head to use");
+        induce->add_option("--rows", rows, "with --tensor: heads (row i scores i heading j) | dependents (row i: i's distribution "
+                                           "over its heads, as self-attention)")
+            ->capture_default_str()
+            ->check(CLI::IsMember({"heads", "dependents"}));
         induce->add_option("--gold", gold, "gold CoNLL-U: words, forms and UPOS of the output")->required();
         induce->add_option("--decoder", decoder, "cle | eisner | greedy")->capture_default_str();
         induce->add_option("-o,--output", output, "predicted CoNLL-U")->capture_default_str();
@@ -190,7 +197,10 @@ int main(int argc, char** argv) {
           return 0;
         }
         if (induce->parsed()) {
-          auto sentences = synmt::eval::read_head_scores(heads_path);
+          auto sentences = tensor.empty() ? synmt::eval::read_head_scores(heads_path)
+                                          : synmt::eval::read_head_scores_from_analysis(
+                                                heads_path, tensor, head,
+                                                rows == "heads" ? synmt::eval::MatrixRows::kHeadsRows : synmt::eval::MatrixRows::kDependentRows);
           auto g = synmt::eval::read_conllu(gold);
           if (sentences.size() != g.size())
             throw synmt::InputError(heads_path, 0, std::to_string(sentences.size()) + " sentences, but " + gold + " has " +

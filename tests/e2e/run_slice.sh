@@ -79,6 +79,15 @@ cmp -s "$T/test.from_cache.sub" "$S/hyp.test.sub" || { echo "decoding from the p
 "$BUILD/bin/synmt-translate" -m "$S/best.pt" --src-vocab "$P/vocab.src" --tgt-vocab "$P/vocab.tgt" --data "$P/data/valid.h5" \
   --teacher-forced --dump source_attention,encoder_attention_0 --dump-file "$T/analysis.h5" 2> "$T/dump.log" || { cat "$T/dump.log"; exit 1; }
 test -s "$T/analysis.h5" || { echo "no analysis dump"; exit 1; }
+# ... and synmt-trees induces word trees from a dumped self-attention head against the parser's
+# own trees of the same sentences (exported from the cache), and scores them
+"$BUILD/bin/synmt-parse" --backend builtin --model "$T/results/parsers/en_ewt/parser.pt" -i "$P/tok/valid.src" \
+  -o "$P/parse/valid.src.h5" --export-conllu "$T/valid.gold.conllu" 2> "$T/export.log" || { cat "$T/export.log"; exit 1; }
+"$BUILD/bin/synmt-trees" induce --heads "$T/analysis.h5" --tensor encoder_attention_0 --head 3 --rows dependents \
+  --gold "$T/valid.gold.conllu" -o "$T/valid.induced.conllu" 2> "$T/induce.log" || { cat "$T/induce.log"; exit 1; }
+"$BUILD/bin/synmt-trees" uas --gold "$T/valid.gold.conllu" --pred "$T/valid.induced.conllu" > "$T/induced.uas" 2>&1 \
+  || { cat "$T/induced.uas"; exit 1; }
+grep -q "^UAS" "$T/induced.uas" || { cat "$T/induced.uas"; exit 1; }
 if "$BUILD/bin/synmt-translate" -m "$S/best.pt" --src-vocab "$P/vocab.src" --tgt-vocab "$P/vocab.tgt" --data "$P/data/valid.h5" \
   --teacher-forced --dump no_such_tensor --dump-file "$T/bad.h5" 2> "$T/baddump.log"; then echo "unknown dump name accepted"; exit 1; fi
 grep -q "no such analysis tensor" "$T/baddump.log" || { cat "$T/baddump.log"; exit 1; }

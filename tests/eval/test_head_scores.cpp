@@ -7,6 +7,8 @@
 #include <random>
 
 #include "core/error.h"
+#include "core/hdf5_file.h"
+#include "core/ragged.h"
 #include "eval/head_scores.h"
 
 namespace {
@@ -108,4 +110,36 @@ TEST(GateNorms, HistogramOfTheWordWithTheHighestGateAndAlignmentErrors) {
   g[1].spans = {{0, 0}};
   g[0].spans = {{0, 1}, {2, 3}};  // two words where the tagged sentence has three
   EXPECT_THROW(synmt::eval::gate_pos_histogram(g, target, "target.conllu"), synmt::InputError);
+}
+
+// Head scores read from a teacher-forced analysis dump: a (heads src src) tensor's chosen head,
+// transposed when its rows are dependents (self-attention), with the dump's word spans; a missing
+// head choice, an unknown tensor and spans that do not cover the pieces are refused.
+TEST(HeadScores, ReadFromAnalysisDump) {
+  const std::string path = tmp("analysis.h5");
+  {
+    synmt::H5File f(path, synmt::H5File::Mode::Create);
+    synmt::Ragged<float> attention;
+    // one sentence, 2 heads, 3 pieces: head 1's row i is piece i's distribution over its heads
+    std::vector<float> block(2 * 3 * 3, 0.0f);
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) block[9 + i * 3 + j] = static_cast<float>(10 * i + j);
+    attention.add(block.data(), {2, 3, 3});
+    synmt::write_ragged(f, {"encoder_attention_0", "encoder_attention_0_offsets", "encoder_attention_0_shapes"}, attention);
+    synmt::Ragged<int32_t> spans;
+    std::vector<int32_t> s{0, 1, 2, 2};  // word 1 = pieces 0..1, word 2 = piece 2
+    spans.add(s.data(), {2, 2});
+    synmt::write_ragged(f, {"word_spans", "word_spans_offsets", "word_spans_shapes"}, spans);
+    f.set_attribute("format", synmt::kAnalysisFormat);
+  }
+  using synmt::eval::MatrixRows;
+  auto heads = synmt::eval::read_head_scores_from_analysis(path, "encoder_attention_0", 1, MatrixRows::kDependentRows);
+  ASSERT_EQ(heads.size(), 1u);
+  EXPECT_EQ(heads[0].spans, (std::vector<std::pair<int, int>>{{0, 1}, {2, 2}}));
+  EXPECT_DOUBLE_EQ(heads[0].pieces[2][0], 2.0);   // transposed: piece 2 heads piece 0 <- row 0, column 2
+  EXPECT_DOUBLE_EQ(heads[0].pieces[0][2], 20.0);
+  auto rows = synmt::eval::read_head_scores_from_analysis(path, "encoder_attention_0", 1, MatrixRows::kHeadsRows);
+  EXPECT_DOUBLE_EQ(rows[0].pieces[2][0], 20.0);
+  EXPECT_THROW(synmt::eval::read_head_scores_from_analysis(path, "encoder_attention_0", -1, MatrixRows::kHeadsRows), synmt::ConfigError);
+  EXPECT_THROW(synmt::eval::read_head_scores_from_analysis(path, "no_such", 0, MatrixRows::kHeadsRows), synmt::InputError);
 }

@@ -66,9 +66,17 @@ void dump_teacher_forced_analysis(Seq2SeqModel& model, const ParallelData& data,
       }
     }
   }
+  Ragged<int32_t> spans;
+  if (data.has_word_spans())
+    for (std::size_t i = 0; i < data.size(); ++i) {
+      std::vector<int32_t> flat;
+      for (const auto& [first, last] : data.src_word_spans(i)) flat.insert(flat.end(), {first, last});
+      spans.add(flat.data(), {static_cast<int32_t>(flat.size() / 2), 2});
+    }
   AtomicPath atomic(path);
   {
     H5File f(atomic.temp_path(), H5File::Mode::Create);
+    if (data.has_word_spans()) write_ragged(f, {"word_spans", "word_spans_offsets", "word_spans_shapes"}, spans);
     for (std::size_t k = 0; k < names.size(); ++k) {
       std::string stored = names[k];
       for (auto& c : stored)
