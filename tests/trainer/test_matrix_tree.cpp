@@ -1,0 +1,113 @@
+// Matrix-tree marginals (single root) against brute-force enumeration, and the properties the
+// structured attention relies on.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <vector>
+
+#include "trainer/nn/matrix_tree.h"
+
+namespace {
+
+// Brute force over every head assignment of n tokens (head i != j, or the root = the diagonal)
+// that is a tree with exactly one child of the root: marginals[i][j] = P(i heads j), and log Z.
+std::pair<std::vector<std::vector<double>>, double> brute_force(const torch::Tensor& phi) {
+  const int n = static_cast<int>(phi.size(0));
+  auto p = phi.accessor<double, 2>();
+  std::vector<int> head(static_cast<std::size_t>(n));
+  std::vector<std::vector<double>> marginal(n, std::vector<double>(n, 0.0));
+  double Z = 0;
+  std::function<void(int)> rec = [&](int j) {
+    if (j == n) {
+      int roots = 0;
+      for (int k = 0; k < n; ++k) roots += head[k] == k;
+      if (roots != 1) return;
+      for (int k = 0; k < n; ++k) {  // every token reaches the root without a cycle
+        int x = k, steps = 0;
+        while (head[x] != x && steps <= n) x = head[x], ++steps;
+        if (steps > n) return;
+      }
+      double w = 0;
+      for (int k = 0; k < n; ++k) w += p[head[k]][k];
+      w = std::exp(w);
+      Z += w;
+      for (int k = 0; k < n; ++k) marginal[head[k]][k] += w;
+      return;
+    }
+    for (int h = 0; h < n; ++h) {
+      head[j] = h;
+      rec(j + 1);
+    }
+  };
+  rec(0);
+  for (auto& row : marginal)
+    for (auto& v : row) v /= Z;
+  return {marginal, std::log(Z)};
+}
+
+torch::Tensor lengths_of(std::vector<int64_t> v) { return torch::tensor(v, torch::kInt64); }
+
+}  // namespace
+
+TEST(MatrixTree, EqualsBruteForceOverSingleRootTreesInFloat64) {
+  torch::manual_seed(3);
+  for (int n = 1; n <= 6; ++n) {
+    auto phi = torch::randn({1, n, n}, torch::kFloat64) * 2;
+    auto beta = synmt::matrix_tree_marginals(phi, lengths_of({n}))[0];
+    auto [expected, log_z] = brute_force(phi[0]);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) EXPECT_NEAR(beta[i][j].item<double>(), expected[i][j], 1e-10) << "n " << n << " (" << i << "," << j << ")";
+    EXPECT_NEAR(synmt::matrix_tree_log_partition(phi, lengths_of({n}))[0].item<double>(), log_z, 1e-10) << "n " << n;
+  }
+}
+
+TEST(MatrixTree, ColumnsAndRootsSumToOneAndBetaIsTheGradientOfLogZ) {
+  torch::manual_seed(4);
+  auto phi = (torch::randn({3, 5, 5}, torch::kFloat64) * 3).requires_grad_(true);
+  auto lengths = lengths_of({5, 3, 1});
+  auto beta = synmt::matrix_tree_marginals(phi, lengths);
+  auto log_z = synmt::matrix_tree_log_partition(phi, lengths);
+  log_z.sum().backward();
+  for (int b = 0; b < 3; ++b) {
+    const int64_t n = lengths[b].item<int64_t>();
+    auto real = beta[b].narrow(0, 0, n).narrow(1, 0, n);
+    EXPECT_TRUE(torch::allclose(real.sum(0), torch::ones({n}, torch::kFloat64), 1e-10, 1e-10)) << b;
+    EXPECT_NEAR(real.diagonal().sum().item<double>(), 1.0, 1e-10) << b;
+  }
+  EXPECT_TRUE(torch::allclose(phi.grad(), beta.detach(), 1e-9, 1e-9));  // d log Z / d phi = beta
+}
+
+TEST(MatrixTree, ShiftInvariantPaddingHarmlessAndStableInFloat32) {
+  torch::manual_seed(5);
+  auto phi = torch::randn({1, 4, 4}, torch::kFloat64);
+  auto alone = synmt::matrix_tree_marginals(phi, lengths_of({4}));
+  EXPECT_TRUE(torch::allclose(synmt::matrix_tree_marginals(phi + 17.0, lengths_of({4})), alone, 1e-10, 1e-10));
+  // the same sentence padded to 7 inside a batch, pads full of junk: same marginals, zero gradient at pads
+  auto padded = (torch::randn({2, 7, 7}, torch::kFloat64) * 50).requires_grad_(false);
+  padded.index_put_({0, torch::indexing::Slice(0, 4), torch::indexing::Slice(0, 4)}, phi[0]);
+  padded.requires_grad_(true);
+  auto beta = synmt::matrix_tree_marginals(padded, lengths_of({4, 7}));
+  EXPECT_TRUE(torch::allclose(beta[0].narrow(0, 0, 4).narrow(1, 0, 4), alone[0], 1e-10, 1e-10));
+  EXPECT_EQ(beta[0].narrow(0, 4, 3).abs().sum().item<double>(), 0.0);
+  EXPECT_EQ(beta[0].narrow(1, 4, 3).abs().sum().item<double>(), 0.0);
+  (beta * torch::randn_like(beta)).sum().backward();
+  EXPECT_EQ(padded.grad()[0].narrow(0, 4, 3).abs().sum().item<double>(), 0.0);
+  EXPECT_EQ(padded.grad()[0].narrow(1, 4, 3).abs().sum().item<double>(), 0.0);
+  // float32 with scores in [-30, 30] stays finite, columns still sum to 1
+  auto wide = (torch::rand({4, 6, 6}) * 60 - 30);
+  auto b32 = synmt::matrix_tree_marginals(wide, lengths_of({6, 5, 2, 1}));
+  EXPECT_TRUE(torch::isfinite(b32).all().item<bool>());
+  EXPECT_TRUE(torch::allclose(b32[0].sum(0), torch::ones({6}), 1e-3, 1e-3));
+}
+
+TEST(MatrixTree, PlantedTreeGetsItsArcs) {
+  // chain 0 <- 1 <- 2 <- 3 with 1 the root: +10 on its arcs
+  auto phi = torch::zeros({1, 4, 4}, torch::kFloat64);
+  phi[0][1][1] = 10;  // root
+  phi[0][1][0] = 10;  // 1 heads 0
+  phi[0][1][2] = 10;  // 1 heads 2
+  phi[0][2][3] = 10;  // 2 heads 3
+  auto beta = synmt::matrix_tree_marginals(phi, lengths_of({4}))[0];
+  for (auto [i, j] : std::vector<std::pair<int, int>>{{1, 1}, {1, 0}, {1, 2}, {2, 3}}) EXPECT_GE(beta[i][j].item<double>(), 0.99);
+}
