@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "trainer/nn/matrix_tree.h"
+#include "trainer/nn/structured_attention.h"
 
 namespace {
 
@@ -110,4 +111,36 @@ TEST(MatrixTree, PlantedTreeGetsItsArcs) {
   phi[0][2][3] = 10;  // 2 heads 3
   auto beta = synmt::matrix_tree_marginals(phi, lengths_of({4}))[0];
   for (auto [i, j] : std::vector<std::pair<int, int>>{{1, 1}, {1, 0}, {1, 2}, {2, 3}}) EXPECT_GE(beta[i][j].item<double>(), 0.99);
+}
+
+// Head selection: flat columns are distributions over the real heads (pads excluded); hard is
+// exactly one-hot forward and carries the tree marginals' gradient backward.
+TEST(StructuredAttention, FlatColumnsSumToOneAndHardIsOneHotWithTheSoftGradient) {
+  torch::manual_seed(6);
+  auto states = torch::randn({2, 5, 8});
+  auto lengths = lengths_of({5, 3});
+  synmt::StructuredAttention flat(synmt::StructuredAttentionOptions{8, 8, synmt::HeadSelection::kFlat, false});
+  auto f = flat(states, lengths);
+  EXPECT_TRUE(torch::allclose(f.beta[0].sum(0), torch::ones({5}), 1e-5, 1e-5));
+  EXPECT_TRUE(torch::allclose(f.beta[1].narrow(1, 0, 3).sum(0), torch::ones({3}), 1e-5, 1e-5));
+  EXPECT_EQ(f.beta[1].narrow(0, 3, 2).abs().sum().item<double>(), 0.0);  // pads head nothing
+  EXPECT_EQ(f.beta[1].narrow(1, 3, 2).abs().sum().item<double>(), 0.0);  // pads have no head
+  torch::manual_seed(7);
+  synmt::StructuredAttention tree(synmt::StructuredAttentionOptions{8, 8, synmt::HeadSelection::kTree, false});
+  torch::manual_seed(7);
+  synmt::StructuredAttention hard(synmt::StructuredAttentionOptions{8, 8, synmt::HeadSelection::kHard, false});
+  auto soft = tree(states, lengths);
+  auto one_hot = hard(states, lengths);
+  auto b = one_hot.beta[0];
+  EXPECT_TRUE(torch::equal(b.sum(0), torch::ones({5})));
+  EXPECT_TRUE(torch::equal(b, (b == 1).to(b.dtype())));  // exactly 0/1
+  EXPECT_TRUE(torch::equal(b.argmax(0), soft.beta[0].argmax(0)));
+  auto weights = torch::randn({2, 5, 5});
+  (soft.beta * weights).sum().backward();
+  std::vector<torch::Tensor> soft_grads;
+  for (std::size_t k = 0; k < 2; ++k) soft_grads.push_back(tree->parameters()[k].grad().clone());  // query, key (beta ignores value)
+  (one_hot.beta * weights).sum().backward();
+  auto hard_params = hard->parameters();
+  for (std::size_t k = 0; k < 2; ++k)  // query and key: the selection's gradient is the soft one
+    EXPECT_TRUE(torch::allclose(hard_params[k].grad(), soft_grads[k], 1e-5, 1e-6));
 }

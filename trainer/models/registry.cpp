@@ -2,6 +2,7 @@
 
 #include "core/config.h"
 #include "trainer/models/rnn_attention/family.h"
+#include "trainer/models/sa_nmt/family.h"
 #include "trainer/models/transformer/family.h"
 
 namespace synmt {
@@ -10,6 +11,7 @@ const std::vector<ModelFamily>& model_families() {
   static const std::vector<ModelFamily> families = {
       rnn_attention_family(),
       transformer_family(),
+      sa_nmt_family(),
   };
   return families;
 }

@@ -1,0 +1,28 @@
+// The SA-NMT family: Table 2's seven rows of Tran & Bisk 2018 as presets (the paper's sizes:
+// 1024-dim embeddings and decoder, 2x512 BiLSTM, dropout 0.3, U(-0.04, 0.04)); smaller runs
+// override the sizes in their experiment's model options.
+#include "trainer/models/sa_nmt/family.h"
+
+#include "trainer/models/sa_nmt/sa_nmt.h"
+
+namespace synmt {
+
+ModelFamily sa_nmt_family() {
+  auto row = [](const char* syntax, bool shared, bool one_set) {
+    return nlohmann::json{{"syntax", syntax}, {"shared_attention", shared}, {"one_set", one_set}};
+  };
+  return make_family<SaNmtModel, SaNmtOptions>(
+      "sa_nmt",
+      {
+          {"sa_nmt_nmt", "", row("none", true, false), "Table 2 NMT: the RNN attention baseline inside the family"},
+          {"sa_nmt_fa_shared", "", row("flat", true, false), "FA-NMT, shared attention: softmax head selection, gate"},
+          {"sa_nmt_fa_not_shared", "", row("flat", false, false), "FA-NMT, not shared: its own attention over the annotations"},
+          {"sa_nmt_1set", "", row("tree", true, true), "SA-NMT-1set: s_i + sigma(W_g s_i) * m_i, one attention"},
+          {"sa_nmt_hard", "", row("hard", true, false), "SA-NMT-hard: one-hot heads forward, straight-through backward"},
+          {"sa_nmt_shared", "", row("tree", true, false), "SA-NMT, shared attention: matrix-tree marginals, gate"},
+          {"sa_nmt_not_shared", "", row("tree", false, false), "SA-NMT, not shared: its own attention over the annotations"},
+      },
+      {{"embed_dim", 16}, {"encoder_hidden", 8}, {"decoder_hidden", 16}});
+}
+
+}  // namespace synmt
