@@ -20,4 +20,17 @@ inline std::vector<std::string> split_fields(std::string_view line, char separat
   return fields;
 }
 
+// The non-empty fields between separators ("a  b" -> "a", "b"): sub-word pieces of a line,
+// comma-separated option lists.
+inline std::vector<std::string> split_nonempty(std::string_view line, char separator) {
+  std::vector<std::string> fields;
+  for (std::size_t b = 0; b < line.size();) {
+    std::size_t e = line.find(separator, b);
+    if (e == std::string_view::npos) e = line.size();
+    if (e > b) fields.emplace_back(line.substr(b, e - b));
+    b = e + 1;
+  }
+  return fields;
+}
+
 }  // namespace synmt

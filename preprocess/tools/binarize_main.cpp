@@ -3,6 +3,7 @@
 #include "core/line_reader.h"
 #include "core/log.h"
 #include "core/sha256.h"
+#include "core/strings.h"
 #include "core/tool_main.h"
 #include "parse/parse_cache.h"
 #include "parse/source_syntax.h"
@@ -12,17 +13,6 @@
 #include "synmt/version.h"
 
 namespace {
-
-std::vector<std::string> split_pieces(const std::string& line) {
-  std::vector<std::string> pieces;
-  for (std::size_t b = 0; b < line.size();) {
-    std::size_t e = line.find(' ', b);
-    if (e == std::string::npos) e = line.size();
-    if (e > b) pieces.push_back(line.substr(b, e - b));
-    b = e + 1;
-  }
-  return pieces;
-}
 
 template <class T>
 void append(std::vector<T>& to, const std::vector<T>& from) {
@@ -157,7 +147,7 @@ int main(int argc, char** argv) {
           auto si = sv.encode(a), ti = tv.encode(b);
           if (si.empty()) rs.fail("empty sentence (clean the corpus first)");
           if (ti.empty()) rt.fail("empty sentence (clean the corpus first)");
-          const auto pieces = split_pieces(a);
+          const auto pieces = synmt::split_nonempty(a, ' ');
           if (pieces.size() != si.size()) rs.fail("sub-word count differs from the vocabulary encoding");
           if (with_syntax) {  // sentence i of the cache belongs to this line
             synmt::parse::SourceSyntax s;

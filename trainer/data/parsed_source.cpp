@@ -3,22 +3,13 @@
 #include "core/error.h"
 #include "core/line_reader.h"
 #include "core/sha256.h"
+#include "core/strings.h"
 #include "parse/parse_cache.h"
 #include "parse/source_syntax.h"
 
 namespace synmt {
 
 namespace {
-std::vector<std::string> split_pieces(const std::string& line) {
-  std::vector<std::string> pieces;
-  for (std::size_t b = 0; b < line.size();) {
-    std::size_t e = line.find(' ', b);
-    if (e == std::string::npos) e = line.size();
-    if (e > b) pieces.push_back(line.substr(b, e - b));
-    b = e + 1;
-  }
-  return pieces;
-}
 template <class T>
 void append(std::vector<T>& to, const std::vector<T>& from) {
   to.insert(to.end(), from.begin(), from.end());
@@ -36,7 +27,7 @@ ParallelData read_parsed_source(const ParsedSourceFiles& files, const Vocab& src
   LineReader in(files.text);
   std::string line;
   while (in.next(line)) {
-    const auto pieces = split_pieces(line);
+    const auto pieces = split_nonempty(line, ' ');
     auto tokens = src_vocab.encode(line);
     if (tokens.empty()) in.fail("empty sentence");
     if (pieces.size() != tokens.size()) in.fail("sub-word count differs from the vocabulary encoding");

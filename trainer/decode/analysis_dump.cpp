@@ -1,23 +1,13 @@
 #include "trainer/decode/analysis_dump.h"
 
-#include <sstream>
-
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/hdf5_file.h"
 #include "core/ragged.h"
+#include "core/strings.h"
 #include "trainer/data/batches.h"
 
 namespace synmt {
-
-namespace {
-std::vector<std::string> split_axes(const std::string& axes) {
-  std::istringstream in(axes);
-  std::vector<std::string> out;
-  for (std::string a; in >> a;) out.push_back(a);
-  return out;
-}
-}  // namespace
 
 void dump_teacher_forced_analysis(Seq2SeqModel& model, const ParallelData& data, const std::vector<std::string>& names,
                                   int batch_size, const torch::Device& device, const std::string& path) {
@@ -30,7 +20,7 @@ void dump_teacher_forced_analysis(Seq2SeqModel& model, const ParallelData& data,
       for (const auto& [n, a] : available) known += (known.empty() ? "" : ", ") + n;
       throw ConfigError("--dump " + name + ": the model has no such analysis tensor (it has: " + (known.empty() ? "none" : known) + ")");
     }
-    axes.push_back(split_axes(it->second));
+    axes.push_back(split_nonempty(it->second, ' '));
   }
   torch::NoGradGuard no_grad;
   model.eval();

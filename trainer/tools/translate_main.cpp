@@ -7,6 +7,7 @@
 #include "core/line_reader.h"
 #include "core/log.h"
 #include "core/ragged.h"
+#include "core/strings.h"
 #include "core/tool_main.h"
 #include "preprocess/bpe.h"
 #include "preprocess/dataset_file.h"
@@ -19,16 +20,6 @@
 #include "trainer/runtime.h"
 
 namespace {
-std::vector<std::string> split_commas(const std::string& s) {
-  std::vector<std::string> out;
-  for (std::size_t b = 0, e; b <= s.size(); b = e + 1) {
-    e = s.find(',', b);
-    if (e == std::string::npos) e = s.size();
-    if (e > b) out.push_back(s.substr(b, e - b));
-  }
-  return out;
-}
-
 // synmt-attention-1: per sentence the best hypothesis' rows x cols attention matrix.
 void write_attention_dump(const std::string& path, const std::vector<std::vector<synmt::Hypothesis>>& hypotheses) {
   synmt::Ragged<float> attention;
@@ -134,7 +125,7 @@ int main(int argc, char** argv) {
           auto data = synmt::read_parallel_data(data_path, src_vocab.hash(), tgt_vocab.hash());
           if (teacher_forced) {
             translator.check_inventories(data, data_path);
-            synmt::dump_teacher_forced_analysis(translator.model(), data, split_commas(dump_names), batch_size, options.device, dump_file);
+            synmt::dump_teacher_forced_analysis(translator.model(), data, synmt::split_nonempty(dump_names, ','), batch_size, options.device, dump_file);
             synmt::log_info("analysis of " + std::to_string(data.size()) + " sentences written to " + dump_file);
             return 0;
           }

@@ -96,7 +96,7 @@ ParentBiasImpl::ParentBiasImpl(ParentBiasOptions o, const SyntaxModuleSizes& siz
 
 torch::Tensor ParentBiasImpl::modify(const torch::Tensor& scores, const torch::Tensor& /*query_input*/, const SeamContext& context) {
   const auto& parent = context.input.feature(kSourceFeatureParentFirst, "score modifier parent_bias");
-  const int64_t B = scores.size(0), H = scores.size(1), S = scores.size(3);
+  const int64_t H = scores.size(1), S = scores.size(3);
   // (B, S, S): 1 where key j is the parent of query i; every sentence reads its own parents
   auto is_parent = torch::one_hot(parent.to(scores.device()).clamp(0, S - 1), S).to(scores.dtype());
   auto index = torch::tensor(heads_, torch::TensorOptions().dtype(torch::kInt64).device(scores.device()));
@@ -112,7 +112,6 @@ torch::Tensor ParentBiasImpl::modify(const torch::Tensor& scores, const torch::T
     auto& slot = context.output->aux_losses["parent_attention"];
     slot = slot.defined() ? slot + loss : loss;
   }
-  (void)B;
   return out;
 }
 

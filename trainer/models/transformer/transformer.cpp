@@ -94,7 +94,8 @@ torch::Tensor TransformerModel::embed(torch::nn::Embedding& table, const torch::
   return dropout(x);
 }
 
-torch::Tensor TransformerModel::encode_memory(const SourceInput& src, torch::Tensor& src_allowed, ModelOutput* output) {
+torch::Tensor TransformerModel::encode_memory(const SourceInput& src, torch::Tensor& src_allowed, ModelOutput* output,
+                                              bool analysis) {
   const int64_t S = src.tokens.size(1);
   auto real = torch::arange(S, src.tokens.options()).unsqueeze(0) < src.lengths.to(src.tokens.device()).unsqueeze(1);
   src_allowed = real.view({src.tokens.size(0), 1, 1, S});
@@ -103,7 +104,7 @@ torch::Tensor TransformerModel::encode_memory(const SourceInput& src, torch::Ten
   for (std::size_t l = 0; l < encoder_layers.size(); ++l) {
     AttentionCall call;
     torch::Tensor probabilities;
-    if (output && output_analysis_) call.probabilities = &probabilities;
+    if (output && analysis) call.probabilities = &probabilities;
     call.allowed = src_allowed;
     for (auto& m : score_modifiers_)
       if (m->layer() == static_cast<int64_t>(l)) call.modifiers.push_back(m.get());
@@ -123,9 +124,7 @@ torch::Tensor TransformerModel::output_log_probs(const torch::Tensor& x) {
 ModelOutput TransformerModel::forward(const SourceInput& src, const torch::Tensor& tgt_in, const ForwardRequest& request) {
   ModelOutput out;
   torch::Tensor src_allowed;
-  output_analysis_ = request.analysis;
-  auto memory = encode_memory(src, src_allowed, &out);
-  output_analysis_ = false;
+  auto memory = encode_memory(src, src_allowed, &out, request.analysis);
   const int64_t T = tgt_in.size(1);
   auto causal = torch::ones({T, T}, torch::TensorOptions().dtype(torch::kBool).device(tgt_in.device())).tril().view({1, 1, T, T});
   auto x = embed(tgt_embed, tgt_in, 0);

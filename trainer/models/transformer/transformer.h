@@ -77,7 +77,9 @@ class TransformerModel : public Seq2SeqModel {
   torch::Tensor embed(torch::nn::Embedding& table, const torch::Tensor& tokens, int64_t first_position,
                       const SeamContext* source = nullptr);
   torch::Tensor positions_;  // sinusoidal table on the model's device; not a parameter or buffer
-  torch::Tensor encode_memory(const SourceInput& src, torch::Tensor& src_allowed, ModelOutput* output);
+  // output: where seams add auxiliary losses (null when decoding); with analysis, also each encoder
+  // layer's self-attention
+  torch::Tensor encode_memory(const SourceInput& src, torch::Tensor& src_allowed, ModelOutput* output, bool analysis = false);
   torch::Tensor output_log_probs(const torch::Tensor& x);
 
   TransformerOptions options_;
@@ -89,7 +91,6 @@ class TransformerModel : public Seq2SeqModel {
   torch::nn::Dropout dropout{nullptr};
   std::vector<std::shared_ptr<ScoreModifierImpl>> score_modifiers_;
   std::vector<std::shared_ptr<EmbeddingInputImpl>> embedding_inputs_;
-  bool output_analysis_ = false;  // set for the duration of a forward() that asks for analysis
 };
 
 }  // namespace synmt
