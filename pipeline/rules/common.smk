@@ -1,31 +1,49 @@
 # Shared helpers: paths, config look-ups, wildcard constraints built from config keys.
 import json
 import os
+import sys
 
 import yaml
+
+sys.path.insert(0, os.path.join(workflow.basedir, "pipeline", "scripts"))
+import experiment  # noqa: E402  (pipeline/scripts/experiment.py: runs and tables as plain data)
 
 WORK = config["work_dir"]
 RESULTS = config["results_dir"]
 BIN = config["bin_dir"]
 PAIRS = config["pairs"]
-SYSTEMS = config["systems"]
 
-with open(config["corpora"]) as _f:
-    CORPORA = yaml.safe_load(_f)
+# Built-in corpora (the shared mirror's and the papers' paper-scale ones) are always known; a
+# user's corpora files add to them. A name defined twice is an error naming both files.
+BUILTIN_CORPORA = ["pipeline/config/corpora.yaml", "pipeline/config/corpora_paper.yaml"]
+CORPORA = {}
+CORPUS_FILE = {}
+def _load_corpora(paths):
+    for path in paths:
+        if not os.path.exists(path):
+            if path in BUILTIN_CORPORA:
+                continue
+            raise ValueError(f"corpora: no such file '{path}'")
+        with open(path) as f:
+            entries = yaml.safe_load(f) or {}
+        for name, spec in entries.items():
+            if name in CORPORA:
+                raise ValueError(f"corpus '{name}' is defined in both {CORPUS_FILE[name]} and {path}")
+            CORPORA[name] = spec
+            CORPUS_FILE[name] = path
 
-for _system, _spec in SYSTEMS.items():
-    if _spec["pair"] not in PAIRS:
-        raise ValueError(f"systems.{_system}.pair: unknown pair '{_spec['pair']}'")
-for _table, _spec in config["tables"].items():
-    for _system in _spec["systems"]:
-        if _system not in SYSTEMS:
-            raise ValueError(f"tables.{_table}: unknown system '{_system}'")
-for _table, _spec in config["tables"].items():
-    _pairs = {SYSTEMS[s]["pair"] for s in _spec["systems"]}
-    if len(_pairs) > 1:
-        raise ValueError(f"tables.{_table}: systems translate different pairs {sorted(_pairs)}; a table compares one test set")
-    if _spec.get("baseline") and _spec["baseline"] not in _spec["systems"]:
-        raise ValueError(f"tables.{_table}.baseline: '{_spec['baseline']}' is not one of the table's systems")
+
+_user_corpora = config.get("corpora", [])
+_load_corpora(BUILTIN_CORPORA + ([_user_corpora] if isinstance(_user_corpora, str) else list(_user_corpora)))
+
+# A system trains one run per pair and seed (experiment.expand_systems); SYSTEMS holds the runs,
+# which is what every rule's {system} wildcard names.
+SYSTEM_SPECS = config["systems"]
+try:
+    SYSTEMS = experiment.expand_systems(SYSTEM_SPECS, PAIRS)
+except experiment.ConfigError as e:
+    raise ValueError(str(e)) from None
+
 for _pair, _spec in PAIRS.items():
     _sub = _spec.get("subwords", "bpe")
     if _sub == "bpe" and "bpe" not in _spec:
@@ -38,7 +56,12 @@ for _pair, _spec in PAIRS.items():
     if _sub == "spm" and "src" in _spec.get("parse", {}):
         raise ValueError(f"pairs.{_pair}: parse.src needs subwords: bpe or none (SentencePiece segments untokenised text)")
     if _spec["corpus"] not in CORPORA:
-        raise ValueError(f"pairs.{_pair}.corpus: '{_spec['corpus']}' is not in {config['corpora']}")
+        raise ValueError(f"pairs.{_pair}.corpus: '{_spec['corpus']}' is in no corpora file ({', '.join(sorted(set(CORPUS_FILE.values())))})")
+    if ("splits" in _spec) == ("resplit" in _spec):
+        raise ValueError(f"pairs.{_pair}: give exactly one of 'splits' (the corpus' own splits) or 'resplit' (a seeded split of one pool)")
+    for _name in _spec.get("test_sets", {}):
+        if _name in ("train", "valid", "test"):
+            raise ValueError(f"pairs.{_pair}.test_sets: '{_name}' is a built-in split name")
 
 LANGS = sorted({p["src"] for p in PAIRS.values()} | {p["tgt"] for p in PAIRS.values()})
 
@@ -47,11 +70,14 @@ def _alternatives(names):
     return "|".join(sorted(names))
 
 
+SPLITS = {"train", "valid", "test"} | {t for p in PAIRS.values() for t in p.get("test_sets", {})}
+
+
 wildcard_constraints:
     pair=_alternatives(PAIRS),
     system=_alternatives(SYSTEMS),
     table=_alternatives(config["tables"]),
-    split="train|valid|test",
+    split=_alternatives(SPLITS),
     lset="|".join(sorted(s["name"] for s in config.get("langid_report", {}).get("sets", []))) or "none",
 
 
@@ -59,19 +85,62 @@ def pair_of(system):
     return PAIRS[SYSTEMS[system]["pair"]]
 
 
-def corpus_file(pair, split, lang):
-    """(mirror relpath, URL, sha256) of one side of one split."""
+def split_spec(pair, split):
+    """What one split is made of: a stem of the pair's corpus, {corpus, stem}, or a list of those
+    (concatenated in order, e.g. several training corpora)."""
     spec = PAIRS[pair]
-    corpus = CORPORA[spec["corpus"]]
-    name = f"{spec['splits'][split]}.{lang}"
-    if name not in corpus["files"]:
-        raise ValueError(f"{config['corpora']}: corpus {spec['corpus']} has no file {name}")
-    entry = corpus["files"][name]
-    return (
-        f"{corpus['mirror_dir']}/{entry['mirror']}",
-        f"{corpus['url_base']}/{entry['remote']}",
-        entry["sha256"],
-    )
+    if split in ("train", "valid", "test"):
+        return spec["splits"][split]
+    if split in spec.get("test_sets", {}):
+        return spec["test_sets"][split]
+    raise ValueError(f"pairs.{pair}: no split '{split}'")
+
+
+def split_sources(pair, split=None, spec=None):
+    """[(corpus, stem)] of one split (or of a split spec), in concatenation order."""
+    spec = split_spec(pair, split) if spec is None else spec
+    out = []
+    for item in spec if isinstance(spec, list) else [spec]:
+        if isinstance(item, str):
+            out.append((PAIRS[pair]["corpus"], item))
+        elif isinstance(item, dict) and set(item) == {"corpus", "stem"}:
+            if item["corpus"] not in CORPORA:
+                raise ValueError(f"pairs.{pair}: split source corpus '{item['corpus']}' is in no corpora file")
+            out.append((item["corpus"], item["stem"]))
+        else:
+            raise ValueError(f"pairs.{pair}: a split source is a stem or {{corpus, stem}}, not {item!r}")
+    return out
+
+
+def fetch_flags(sources, lang, out):
+    """synmt-fetch --file flags that fetch every source's `lang` side into OUT.0, OUT.1, ...; the
+    rule concatenates them in order."""
+    flags = []
+    for k, (corpus, stem) in enumerate(sources):
+        mirror, url, sha = corpus_entry(corpus, f"{stem}.{lang}")
+        flags.append(f"--file {mirror} {url} {sha} {out}.{k}")
+    return " ".join(flags)
+
+
+def fetch_split_command(w, output):
+    """The shell command that makes raw/{split}.{src,tgt}: fetched sources concatenated (or the
+    split of a resplit pair's pool), then cut to the pair's first N lines if it asks (`slice`)."""
+    spec = PAIRS[w.pair]
+    slice_n = spec.get("slice", 0)
+
+    def keep(inp, out):  # not `cat | head`: head exiting early fails the pipe under pipefail
+        return f"head -n {slice_n} {inp} > {out}" if slice_n > 0 else f"cp {inp} {out}"
+
+    if "resplit" in spec:
+        pool = f"{WORK}/{w.pair}/pool"
+        return f"{keep(f'{pool}/{w.split}.src', output.src)} && {keep(f'{pool}/{w.split}.tgt', output.tgt)}"
+    sources = split_sources(w.pair, w.split)
+    steps = [f"{BIN}/synmt-fetch --mirror '{config['mirror']}' {fetch_flags(sources, spec['src'], output.src)}"
+             f" {fetch_flags(sources, spec['tgt'], output.tgt)}"]
+    for out in (output.src, output.tgt):
+        parts = " ".join(f"{out}.{k}" for k in range(len(sources)))
+        steps.append(f"cat {parts} > {out}.all && rm {parts} && {keep(f'{out}.all', out)} && rm {out}.all")
+    return " && ".join(steps)
 
 
 def bpe_codes(pair, lang):
@@ -92,32 +161,34 @@ def bpe_input(w):
     return tokenised_text(w.pair, w.split, w.side)
 
 
-# synmt-score flags per metric (the scorers' defaults are sacreBLEU's / RIBES.py's)
-METRIC_FLAGS = {"bleu": "", "chrf": "", "ribes": ""}
+def score_flags(pair, metric):
+    """synmt-score flags of a metric on a pair: the pair's BLEU tokenisation (`bleu: {tokenize:
+    13a | intl | none | ja-mecab | ...}`, default sacreBLEU's 13a); bleu_tok is tokenised BLEU as
+    multi-bleu.perl computes it (SA-NMT), scored on tokenised hypotheses and references."""
+    if metric == "bleu_tok":
+        return "-t none -s none"  # what --multi-bleu implies; paired-bs takes the explicit form
+    if metric == "bleu":
+        tok = PAIRS[pair].get("bleu", {}).get("tokenize")
+        return f"-t {tok}" if tok else ""
+    return ""
 
 
-def table_systems(table):
-    """Systems of a table, the baseline first."""
-    spec = config["tables"][table]
-    baseline = spec.get("baseline", spec["systems"][0])
-    return [baseline] + [s for s in spec["systems"] if s != baseline]
-
-
-def table_metrics(table):
-    return config["tables"][table].get("metrics", ["bleu"])
+def score_command(metric):
+    """synmt-score's sub-command for a table metric."""
+    return "bleu" if metric == "bleu_tok" else metric
 
 
 LANGID_SETS = {s["name"]: s for s in config.get("langid_report", {}).get("sets", [])}
 for _name, _spec in LANGID_SETS.items():
     if _spec["corpus"] not in CORPORA:
-        raise ValueError(f"langid_report set {_name}: corpus '{_spec['corpus']}' is not in {config['corpora']}")
+        raise ValueError(f"langid_report set {_name}: corpus '{_spec['corpus']}' is in no corpora file")
 
 
 def corpus_entry(corpus, name):
     """(mirror relpath, URL, sha256) of one corpus file."""
     c = CORPORA[corpus]
     if name not in c["files"]:
-        raise ValueError(f"{config['corpora']}: corpus {corpus} has no file {name}")
+        raise ValueError(f"{CORPUS_FILE[corpus]}: corpus {corpus} has no file {name}")
     e = c["files"][name]
     return f"{c['mirror_dir']}/{e['mirror']}", f"{c['url_base']}/{e['remote']}", e["sha256"]
 

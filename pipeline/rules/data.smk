@@ -3,27 +3,62 @@
 
 
 rule fetch_split:
+    input:
+        # a resplit pair's splits come from its pool (rule resplit), others from the corpora
+        lambda w: [f"{WORK}/{w.pair}/pool/{w.split}.{s}" for s in ("src", "tgt")] if "resplit" in PAIRS[w.pair] else [],
     output:
         src=f"{WORK}/{{pair}}/raw/{{split}}.src",
         tgt=f"{WORK}/{{pair}}/raw/{{split}}.tgt",
     params:
-        bin=BIN,
-        mirror=config["mirror"],
-        src=lambda w: corpus_file(w.pair, w.split, PAIRS[w.pair]["src"]),
-        tgt=lambda w: corpus_file(w.pair, w.split, PAIRS[w.pair]["tgt"]),
-        slice=lambda w: PAIRS[w.pair].get("slice", 0),
+        command=lambda w, output: fetch_split_command(w, output),
     log:
         f"{WORK}/logs/fetch/{{pair}}.{{split}}.log",
     benchmark:
         f"{WORK}/benchmarks/fetch/{{pair}}.{{split}}.tsv"
     shell:
-        "({params.bin}/synmt-fetch --mirror '{params.mirror}'"
-        " --file {params.src[0]} {params.src[1]} {params.src[2]} {output.src}.full"
-        " --file {params.tgt[0]} {params.tgt[1]} {params.tgt[2]} {output.tgt}.full"
-        " && if [ {params.slice} -gt 0 ]; then"
-        "   head -n {params.slice} {output.src}.full > {output.src} && head -n {params.slice} {output.tgt}.full > {output.tgt}"
-        "   && rm {output.src}.full {output.tgt}.full;"
-        " else mv {output.src}.full {output.src} && mv {output.tgt}.full {output.tgt}; fi) 2> {log}"
+        "({params.command}) 2> {log}"
+
+
+rule fetch_pool:
+    output:
+        src=f"{WORK}/{{pair}}/pool/all.src",
+        tgt=f"{WORK}/{{pair}}/pool/all.tgt",
+    params:
+        bin=BIN,
+        mirror=config["mirror"],
+        src=lambda w, output: fetch_flags(split_sources(w.pair, spec=PAIRS[w.pair]["resplit"]["pool"]), PAIRS[w.pair]["src"], output.src),
+        tgt=lambda w, output: fetch_flags(split_sources(w.pair, spec=PAIRS[w.pair]["resplit"]["pool"]), PAIRS[w.pair]["tgt"], output.tgt),
+        n=lambda w: len(split_sources(w.pair, spec=PAIRS[w.pair]["resplit"]["pool"])),
+    log:
+        f"{WORK}/logs/fetch/{{pair}}.pool.log",
+    benchmark:
+        f"{WORK}/benchmarks/fetch/{{pair}}.pool.tsv"
+    shell:
+        "({params.bin}/synmt-fetch --mirror '{params.mirror}' {params.src} {params.tgt}"
+        " && for s in {output.src} {output.tgt}; do for k in $(seq 0 $(({params.n} - 1))); do cat $s.$k; done > $s"
+        " && for k in $(seq 0 $(({params.n} - 1))); do rm $s.$k; done; done) 2> {log}"
+
+
+rule resplit:
+    """One pool of pairs (a corpus that ships as one file) split into train/valid/test by distinct
+    source sentence with a seed; training pairs whose source is in valid or test are dropped."""
+    input:
+        src=f"{WORK}/{{pair}}/pool/all.src",
+        tgt=f"{WORK}/{{pair}}/pool/all.tgt",
+    output:
+        **{f"{split}_{side}": f"{WORK}/{{pair}}/pool/{split}.{side}" for split in ("train", "valid", "test") for side in ("src", "tgt")},
+        report=f"{RESULTS}/reports/{{pair}}.resplit.json",
+    params:
+        bin=BIN,
+        r=lambda w: PAIRS[w.pair]["resplit"],
+        out=lambda w: f"{WORK}/{w.pair}/pool",
+    log:
+        f"{WORK}/logs/resplit/{{pair}}.log",
+    benchmark:
+        f"{WORK}/benchmarks/resplit/{{pair}}.tsv"
+    shell:
+        "{params.bin}/synmt-resplit --src {input.src} --tgt {input.tgt} --valid {params.r[valid]} --test {params.r[test]}"
+        " --seed {params.r[seed]} --out-dir {params.out} --report {output.report} 2> {log}"
 
 
 rule langid_filter_train:

@@ -3,9 +3,19 @@
 # tokenised (tokenizer: none), whose references are tokenised the same way.
 
 
+def decode_checkpoints(system):
+    """The checkpoint files a run decodes with: its own best.pt or averaged.pt (decode.checkpoint;
+    the trainer writes averaged.pt beside best.pt when train.average_last > 0), or each member's
+    for an ensemble (`ensemble: [runs]`; log-probabilities averaged)."""
+    run = SYSTEMS[system]
+    members = run.get("ensemble", [system])
+    return [f"{RESULTS}/systems/{m}/{SYSTEMS[m]['decode'].get('checkpoint', 'best')}.pt" for m in members]
+
+
 rule translate:
     input:
-        checkpoint=f"{RESULTS}/systems/{{system}}/best.pt",
+        # training declares best.pt; averaged.pt is written by the same job
+        trained=lambda w: [f"{RESULTS}/systems/{m}/best.pt" for m in SYSTEMS[w.system].get("ensemble", [w.system])],
         # a pair with parse.src decodes its binarised split: the source features (parents, labels,
         # POS) the syntax models read travel with it; other pairs decode the sub-word text
         src=lambda w: decode_source(SYSTEMS[w.system]["pair"], w.split),
@@ -16,20 +26,21 @@ rule translate:
     params:
         bin=BIN,
         d=lambda w: SYSTEMS[w.system]["decode"],
+        models=lambda w: " ".join(f"-m {c}" for c in decode_checkpoints(w.system)),
         src_flag=lambda w: "--data" if pair_has_source_syntax(SYSTEMS[w.system]["pair"]) else "-i",
     threads: config["threads"]
     resources:
-        gpu=lambda w: 1 if SYSTEMS[w.system]["decode"]["device"] != "cpu" else 0,
+        gpu=lambda w: 1 if SYSTEMS[w.system]["decode"].get("device", "cpu") != "cpu" else 0,
     log:
         f"{RESULTS}/systems/{{system}}/translate.{{split}}.log",
     benchmark:
         f"{RESULTS}/systems/{{system}}/translate.{{split}}.benchmark.tsv"
     shell:
-        "{params.bin}/synmt-translate -m {input.checkpoint} --src-vocab {input.src_vocab} --tgt-vocab {input.tgt_vocab}"
+        "{params.bin}/synmt-translate {params.models} --src-vocab {input.src_vocab} --tgt-vocab {input.tgt_vocab}"
         " {params.src_flag} {input.src} -o {output} --raw"
         " -k {params.d[beam]} --length-penalty {params.d[length_penalty]} --max-len-a {params.d[max_len_a]}"
         " --max-len-b {params.d[max_len_b]} --batch-size {params.d[batch_size]} --threads {threads}"
-        " --device {params.d[device]} 2> {log}"
+        " --length-norm {params.d[length_norm]} --device {params.d[device]} 2> {log}"
 
 
 rule postprocess:

@@ -1,46 +1,129 @@
-# Scoring: one JSON per table cell (system x split x metric) from the detokenised hypotheses and
-# the raw references, and per table the paired-bootstrap p-value of every row against its baseline.
+# Scoring: one JSON per table cell value (run x split x metric), and the paired bootstrap of one
+# seed group against another on the concatenation of their runs' hypotheses.
+
+
+def hyp_file(system, split, metric):
+    """Detokenised hypotheses (scored like the references as they ship) or, for bleu_tok,
+    tokenised ones scored against the tokenised references (multi-bleu.perl's setting)."""
+    return f"{RESULTS}/systems/{system}/hyp.{split}.{'tok' if metric == 'bleu_tok' else 'txt'}"
+
+
+def ref_file(pair, split, metric):
+    if metric == "bleu_tok":
+        return f"{WORK}/{pair}/tok/{split}.tgt"
+    return f"{WORK}/{pair}/raw/{split}.tgt"
+
+
+rule tokenised_hypotheses:
+    """Hypotheses with sub-words joined but not detokenised: what SA-NMT scored with multi-bleu.perl.
+    SentencePiece output has no tokenised form of its own, so its decoded text is tokenised."""
+    input:
+        sub=f"{RESULTS}/systems/{{system}}/hyp.{{split}}.sub",
+        txt=f"{RESULTS}/systems/{{system}}/hyp.{{split}}.txt",
+    output:
+        f"{RESULTS}/systems/{{system}}/hyp.{{split}}.tok",
+    params:
+        command=lambda w, input, output: {
+            "bpe": f"sed -E 's/(@@ )|(@@ ?$)//g' {input.sub} > {output}",
+            "none": f"cp {input.sub} {output}",
+            "spm": f"{BIN}/synmt-tok -l {pair_of(w.system)['tgt']} -i {input.txt} -o {output}",
+        }[subword_kind(SYSTEMS[w.system]["pair"])],
+    log:
+        f"{RESULTS}/systems/{{system}}/tokenised_hypotheses.{{split}}.log",
+    benchmark:
+        f"{RESULTS}/systems/{{system}}/tokenised_hypotheses.{{split}}.benchmark.tsv"
+    shell:
+        "({params.command}) 2> {log}"
 
 
 rule score:
     input:
-        hyp=f"{RESULTS}/systems/{{system}}/hyp.{{split}}.txt",
-        ref=lambda w: f"{WORK}/{SYSTEMS[w.system]['pair']}/raw/{w.split}.tgt",
+        hyp=lambda w: hyp_file(w.system, w.split, w.metric),
+        ref=lambda w: ref_file(SYSTEMS[w.system]["pair"], w.split, w.metric),
     output:
         f"{RESULTS}/systems/{{system}}/{{metric}}.{{split}}.json",
     params:
         bin=BIN,
-        flags=lambda w: METRIC_FLAGS[w.metric],
+        command=lambda w: score_command(w.metric),
+        flags=lambda w: score_flags(SYSTEMS[w.system]["pair"], w.metric),
     wildcard_constraints:
-        metric="bleu|chrf|ribes",
+        metric="bleu|chrf|ribes|bleu_tok",
     log:
         f"{RESULTS}/systems/{{system}}/{{metric}}.{{split}}.log",
     benchmark:
         f"{RESULTS}/systems/{{system}}/{{metric}}.{{split}}.benchmark.tsv"
     shell:
-        "{params.bin}/synmt-score {wildcards.metric} -r {input.ref} --format json {params.flags} {input.hyp}"
+        "{params.bin}/synmt-score {params.command} -r {input.ref} --format json {params.flags} {input.hyp}"
         " > {output} 2> {log}"
 
 
-rule significance:
+def group_runs(w):
+    return experiment.runs_of(SYSTEMS, w.group, w.pair)
+
+
+rule group_hypotheses:
+    """A seed group's hypotheses: its runs' outputs concatenated in seed order (one run: a copy)."""
     input:
-        hyps=lambda w: [
-            f"{RESULTS}/systems/{s}/hyp.{config['tables'][w.table]['split']}.txt" for s in table_systems(w.table)
-        ],
-        ref=lambda w: f"{WORK}/{SYSTEMS[table_systems(w.table)[0]]['pair']}/raw/{config['tables'][w.table]['split']}.tgt",
+        lambda w: [f"{RESULTS}/systems/{r}/hyp.{w.split}.{w.ext}" for r in group_runs(w)],
     output:
-        f"{RESULTS}/tables/{{table}}.{{metric}}.paired_bs.json",
+        f"{RESULTS}/groups/{{group}}/{{pair}}/hyp.{{split}}.{{ext}}",
+    wildcard_constraints:
+        group=_alternatives(SYSTEM_SPECS),
+        ext="txt|tok",
+    log:
+        f"{WORK}/logs/groups/{{group}}.{{pair}}.{{split}}.{{ext}}.log",
+    shell:
+        "cat {input} > {output} 2> {log}"
+
+
+rule group_references:
+    """The reference repeated once per run of a group, matching group_hypotheses."""
+    input:
+        lambda w: ref_file(w.pair, w.split, "bleu_tok" if w.ext == "tok" else "bleu"),
+    output:
+        f"{RESULTS}/groups/references/{{pair}}/{{split}}.x{{n}}.{{ext}}",
+    wildcard_constraints:
+        ext="txt|tok",
+        n="[0-9]+",
+    log:
+        f"{WORK}/logs/groups/references.{{pair}}.{{split}}.x{{n}}.{{ext}}.log",
+    shell:
+        "(for i in $(seq 1 {wildcards.n}); do cat {input}; done > {output}) 2> {log}"
+
+
+def _significance_inputs(w):
+    ext = "tok" if w.metric == "bleu_tok" else "txt"
+    n = len(experiment.runs_of(SYSTEMS, w.system, w.pair))
+    return {
+        "baseline": f"{RESULTS}/groups/{w.baseline}/{w.pair}/hyp.{w.split}.{ext}",
+        "system": f"{RESULTS}/groups/{w.system}/{w.pair}/hyp.{w.split}.{ext}",
+        "ref": f"{RESULTS}/groups/references/{w.pair}/{w.split}.x{n}.{ext}",
+    }
+
+
+rule significance:
+    """Paired bootstrap (sacreBLEU's --paired-bs) of one group against a baseline group; a group
+    against itself gives its bootstrap mean and 95% interval. Samples and seed are the config's
+    `bootstrap` block, printed in every table header, so `synmt-score paired-bs` reproduces it."""
+    input:
+        unpack(_significance_inputs),
+    output:
+        f"{RESULTS}/significance/{{pair}}/{{split}}/{{metric}}/{{baseline}}--{{system}}.json",
     params:
         bin=BIN,
-        samples=lambda w: config["tables"][w.table].get("bootstrap", 1000),
-        seed=lambda w: config["tables"][w.table].get("seed", 12345),
+        command=lambda w: score_command(w.metric),
+        flags=lambda w: score_flags(w.pair, w.metric),
+        samples=config["bootstrap"]["samples"],
+        seed=config["bootstrap"]["seed"],
     threads: config["threads"]
     wildcard_constraints:
-        metric="bleu|chrf|ribes",
+        metric="bleu|chrf|ribes|bleu_tok",
+        baseline=_alternatives(SYSTEM_SPECS),
+        system=_alternatives(SYSTEM_SPECS),
     log:
-        f"{WORK}/logs/tables/{{table}}.{{metric}}.paired_bs.log",
+        f"{WORK}/logs/significance/{{pair}}.{{split}}.{{metric}}.{{baseline}}--{{system}}.log",
     benchmark:
-        f"{WORK}/benchmarks/tables/{{table}}.{{metric}}.paired_bs.tsv"
+        f"{WORK}/benchmarks/significance/{{pair}}.{{split}}.{{metric}}.{{baseline}}--{{system}}.tsv"
     shell:
-        "{params.bin}/synmt-score paired-bs -r {input.ref} --metric {wildcards.metric} --samples {params.samples}"
-        " --seed {params.seed} --threads {threads} --format json --baseline {input.hyps} > {output} 2> {log}"
+        "{params.bin}/synmt-score paired-bs -r {input.ref} --metric {params.command} {params.flags} --samples {params.samples}"
+        " --seed {params.seed} --threads {threads} --format json --baseline {input.baseline} {input.system} > {output} 2> {log}"

@@ -24,8 +24,13 @@ def main(sm):
         top = sorted(((n, l) for l, n in r["target_languages"].items() if l != spec["tgt"]), reverse=True)[:3]
         row["other target labels"] = ", ".join(f"{l}:{n}" for n, l in top)
         rows.append(row)
+    exp = sm.params.experiment
+    header = [f"Experiment `{exp['name']}`: every line of each set, no slicing; synmt-langid with langdetect 1.0.9's profiles "
+              f"and seed {sm.params.seed} (decisions identical to langdetect's, see docs/preprocessing.md). "
+              "The filter has no training budget and no hardware dependence: the counts are exact."]
     write_table(sm.output.csv, sm.output.md, sm.params.title, list(rows[0].keys()), rows,
-                ["A pair is kept when langdetect's top language of each side is the expected one (Pascal's rule)."])
+                ["A pair is kept when langdetect's top language of each side is the expected one (Pascal's rule)."],
+                header=header)
 
 
 main(snakemake)  # noqa: F821 (injected by Snakemake)

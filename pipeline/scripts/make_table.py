@@ -1,67 +1,195 @@
-"""Assemble one results table (Markdown + CSV) from score JSONs, training summaries and the
-paired-bootstrap test of every row against the table's baseline (the first row).
+"""Write one results table (Markdown for reading, long-format CSV for analysis) from what the DAG
+measured: per cell the value (a seed group's mean ± sample standard deviation), the paired-bootstrap
+marks against each comparison row, Δ to the first comparison row, optionally the bootstrap 95%
+interval, and the paper's own number beside it.
 
-Every number comes from a file the pipeline measured; the table says at which scale and on which
-hardware it was measured.
+Everything printed comes from the inputs (scores, significance tests, training summaries, the runs'
+provenance, the paper's YAML), never from the clock, so the same results give byte-identical files.
 """
 import json
 import os
+import statistics
 import sys
 
+import yaml
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from experiment import METRIC_NAMES, marks_for  # noqa: E402
 from table_io import write_table  # noqa: E402
 
-NAMES = {"bleu": "BLEU", "chrf": "chrF", "ribes": "RIBES"}
+SCALE_NOTES = {
+    "smoke": "smoke scale: tiny models on a few hundred sentences for a few dozen updates; the values only prove the wiring and mean nothing",
+    "mini": "mini scale: the data of this repository's mirror, budgets sized for one machine; differences between systems are often within noise, read the marks",
+    "paper": "paper scale: the papers' corpora and hyper-parameters",
+    "demo": "demo: Multi30k on 2 CPU cores",
+}
 
 
-def load(path):
+def load_json(path):
     with open(path) as f:
         return json.load(f)
 
 
+def lookup(obj, key, path):
+    for part in key.split("."):
+        if not isinstance(obj, dict) or part not in obj:
+            raise KeyError(f"{path}: no key '{key}'")
+        obj = obj[part]
+    return obj
+
+
+def cell_value(path, column):
+    data = load_json(path)
+    if "metric" in column:
+        return float(data["score"]), data.get("signature", "")
+    return float(lookup(data, column["stat"]["key"], path)), ""
+
+
+def fmt(x, decimals):
+    return "" if x is None else f"{x:.{decimals}f}"
+
+
+def signed(x, decimals):
+    return "" if x is None else f"{x:+.{decimals}f}"
+
+
+def paper_cell(paper, row, column):
+    """(text, value) of the paper's number for a cell, or ('', None)."""
+    if paper is None or column.get("paper") is None:
+        return "", None
+    v = paper["rows"].get(row["paper"], {}).get(column["paper"])
+    if v is None:
+        return "", None
+    mark = paper.get("marks", {}).get(row["paper"], {}).get(column["paper"], "")
+    if isinstance(v, dict):
+        text = f"{v['value']}"
+        if "sd" in v:
+            text += f" ± {v['sd']}"
+        if "var" in v:
+            text += f" ± {v['var']} (variance)"
+        if "ci" in v:
+            text += f" [{v['ci'][0]}, {v['ci'][1]}]"
+        return text + mark, float(v["value"])
+    return f"{v}{mark}", float(v)
+
+
 def main(sm):
-    metrics = sm.params.metrics
-    scores = iter(sm.input.scores)
-    per_system = {s: {m: load(next(scores)) for m in metrics} for s in sm.params.systems}
-    tested = {}
-    if sm.input.significance:
-        for row in load(sm.input.significance[0]):
-            tested[row["system"]] = row
-    hyp_of = {s: f"/{s}/hyp." for s in sm.params.systems}
-    rows = []
-    for system, summary_path in zip(sm.params.systems, sm.input.summaries):
-        summary = load(summary_path)
-        slice_n = sm.params.slices[system]
-        row = {"system": system, "pair": sm.params.pairs[system]}
-        for m in metrics:
-            row[NAMES[m]] = f"{per_system[system][m]['score']:.2f}"
-        match = next((r for path, r in tested.items() if hyp_of[system] in path), None)
-        if match is None:
-            row["p (vs baseline)"] = ""
-        elif match["baseline"]:
-            row["p (vs baseline)"] = "baseline"
-        else:
-            row["p (vs baseline)"] = f"{match['p_value']:.4f}"
-        if match is not None:
-            row[f"{NAMES[metrics[0]]} mean +- 95% CI"] = f"{match['mean']:.2f} +- {match['ci']:.2f}"
-        row.update({
-            "train_minutes": f"{summary['train_seconds'] / 60:.1f}",
-            "epochs": summary["epochs"],
-            "best_valid_ppl": f"{summary['best_valid_ppl']:.2f}",
-            "tgt_tokens_per_s": f"{summary['tgt_tokens_per_s']:.0f}",
-            "hardware": summary["hardware"],
-            "scale": "full corpus" if slice_n == 0 else f"first {slice_n} lines of each split",
-        })
-        rows.append(row)
-    cols = list(dict.fromkeys(c for r in rows for c in r))
+    t = sm.params.table
+    runs = sm.params.runs
+    boot = sm.params.bootstrap
+    exp = sm.params.experiment
+    paper = None
+    paper_doc = None
+    if t["paper"]:
+        paper_doc = yaml.safe_load(open(sm.input.paper))
+        if t["paper"]["table"] not in paper_doc.get("tables", {}):
+            raise KeyError(f"{sm.input.paper}: no table '{t['paper']['table']}'")
+        paper = paper_doc["tables"][t["paper"]["table"]]
+    columns = t["columns"]
+    cells = {(c["row"], c["column"]): c for c in t["cells"]}
+    signatures = {}
+    measured = {}
+    for key, c in cells.items():
+        col = columns[key[1]]
+        vals = []
+        for f in c["values"]:
+            v, sig = cell_value(f, col)
+            vals.append(v)
+            if sig:
+                signatures.setdefault(col.get("metric"), sig)
+        mean = statistics.fmean(vals)
+        sd = statistics.stdev(vals) if len(vals) > 1 else None
+        measured[key] = (mean, sd, len(vals))
+    any_tests = any(c["tests"] for c in cells.values())
+    any_comparisons = any(r["comparisons"] for r in t["rows"])
+    md_cols = ["system"]
+    for col in columns:
+        md_cols.append(col["label"])
+        if any_comparisons:
+            md_cols.append(f"Δ ({col['label']})")
+        if t["ci"] and "metric" in col:
+            md_cols.append(f"95% CI ({col['label']})")
+        if paper is not None:
+            md_cols.append(f"paper ({col['label']})")
+    md_rows, csv_rows = [], []
+    for row in t["rows"]:
+        md = {"system": row["label"]}
+        for ci, col in enumerate(columns):
+            d = col["decimals"]
+            ptext, pvalue = paper_cell(paper, row, col)
+            if paper is not None:
+                md[f"paper ({col['label']})"] = ptext
+            c = cells.get((row["label"], ci))
+            csv = {"row": row["label"], "system": row["system"] or "", "column": col["label"], "pair": col["pair"],
+                   "test": col["test"], "statistic": col.get("metric") or col["stat"]["key"], "paper": ptext}
+            if c is None:
+                md[col["label"]] = "(paper only)"
+                csv_rows.append(csv)
+                continue
+            mean, sd, n = measured[(row["label"], ci)]
+            marks, pvals = "", []
+            for test in c["tests"]:
+                entry = load_json(test["file"])[1]
+                marks += marks_for(entry["p_value"], test["marks"])
+                pvals.append(f"vs {test['row']}: {entry['p_value']:.4f}")
+            text = fmt(mean, d) + (f" ± {fmt(sd, d)}" if sd is not None else "") + (f" (n={n})" if n > 1 else "") + (f" {marks}" if marks else "")
+            md[col["label"]] = text
+            delta = None
+            if row["comparisons"] and (row["comparisons"][0]["row"], ci) in measured:
+                delta = mean - measured[(row["comparisons"][0]["row"], ci)][0]
+                md[f"Δ ({col['label']})"] = signed(delta, d)
+            lo = hi = None
+            if "ci_file" in c:
+                b = load_json(c["ci_file"])[0]
+                lo, hi = b["mean"] - b["ci"], b["mean"] + b["ci"]
+                md[f"95% CI ({col['label']})"] = f"[{fmt(lo, d)}, {fmt(hi, d)}]"
+            csv.update({"n": n, "value": fmt(mean, 4), "sd": fmt(sd, 4), "marks": marks, "p_values": "; ".join(pvals),
+                        "delta": signed(delta, 4), "ci_low": fmt(lo, 4), "ci_high": fmt(hi, 4),
+                        "paper_value": "" if pvalue is None else pvalue, "runs": " ".join(c["runs"]),
+                        "budget": "; ".join(sorted({runs[r]["budget"] for r in c["runs"]}))})
+            csv_rows.append(csv)
+        md_rows.append(md)
+    csv_cols = ["row", "system", "column", "pair", "test", "statistic", "n", "value", "sd", "marks", "p_values", "delta",
+                "ci_low", "ci_high", "paper", "paper_value", "runs", "budget"]
+
+    # header: scale, hardware, budget, date and commit from the results, signatures, bootstrap
+    hardware = sorted({load_json(p)["hardware"] for p in sm.input.summaries})
+    prov = [load_json(p) for p in sm.input.provenance]
+    dates = sorted({p["date"] for p in prov})
+    commits = sorted({p["commit"] for p in prov})
+    slices = sorted({r["slice"] for r in runs.values()})
+    scale = exp.get("scale", "")
+    header = [
+        f"Experiment `{exp['name']}`, scale **{scale}**: {SCALE_NOTES.get(scale, scale)}."
+        + ("" if slices == [0] else f" Corpora sliced to the first {', '.join(str(s) for s in slices if s)} lines of each split."),
+        f"Hardware: {'; '.join(hardware) or 'n/a'}.",
+        "Training budget: " + "; ".join(f"{s}: {b}" for s, b in sorted({(r['system'], r['budget']) for r in runs.values()})) + ".",
+        f"Results recorded {dates[0] if len(dates) == 1 else dates[0] + ' to ' + dates[-1]}" if dates else "Results recorded: n/a",
+    ]
+    header[-1] += f" at commit {', '.join(commits)}." if commits else "."
+    if paper is not None:
+        header.append(f"Paper column: {paper_doc.get('citation', t['paper']['file'])}, {paper.get('source', t['paper']['table'])}"
+                      f"{' — ' + paper['caption'] if paper.get('caption') else ''}. Compare the direction and size of differences, not absolute values.")
     notes = []
-    for m in metrics:
-        sig = per_system[sm.params.systems[0]][m]["signature"]
-        notes.append(f"{NAMES[m]} signature: `{sig}` (synmt-score; sacreBLEU-compatible, cased, detokenised).")
-    if tested:
-        first = next(iter(tested.values()))
-        notes.append(f"p-values: paired bootstrap against the first row, `{first['signature']}`.")
-    write_table(sm.output.csv, sm.output.md, sm.params.title, cols, rows, notes)
+    for metric, sig in sorted(signatures.items()):
+        notes.append(f"{METRIC_NAMES.get(metric, metric)} signature: `{sig}`.")
+    if any_tests or t["ci"]:
+        seen = []
+        for row in t["rows"]:
+            for c in row["comparisons"]:
+                seen.append(f"{c['marks'][0]} p < 0.05, {c['marks'][1]} p < 0.01 against {c['row']}")
+        if seen:
+            notes.append("Marks: " + "; ".join(dict.fromkeys(seen)) + ".")
+        notes.append(f"Paired bootstrap resampling (sacreBLEU's --paired-bs), {boot['samples']} resamples, seed {boot['seed']}; "
+                     "a seed group is tested on the concatenation of its runs' hypotheses against the reference repeated once per run. "
+                     "Δ is the difference of means to the first compared row. To reproduce a p-value: "
+                     f"`synmt-score paired-bs -r {sm.params.results}/groups/references/PAIR/TEST.xN.txt --metric METRIC --samples {boot['samples']} "
+                     f"--seed {boot['seed']} --baseline {sm.params.results}/groups/BASELINE/PAIR/hyp.TEST.txt {sm.params.results}/groups/SYSTEM/PAIR/hyp.TEST.txt`.")
+    if any(measured[k][2] > 1 for k in measured):
+        notes.append("Seed groups: mean ± sample standard deviation (n − 1) over the runs.")
+    notes += t.get("notes", [])
+    write_table(sm.output.csv, sm.output.md, t["title"], md_cols, md_rows, notes, header=header, csv_cols=csv_cols,
+                csv_rows=csv_rows)
 
 
 main(snakemake)  # noqa: F821 (injected by Snakemake)

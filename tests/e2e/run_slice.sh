@@ -18,14 +18,41 @@ fi
 table="$T/results/tables/demo.md"
 test -s "$table" || { echo "no table"; exit 1; }
 cat "$table"
-grep -Eq '^\| rnn_demo \| multi30k_en_de \| [0-9]+\.[0-9]{2} \|' "$table" || { echo "table row malformed"; exit 1; }
+N2='[0-9]+\.[0-9]{2}'
+grep -Eq "^\| RNN attention \| $N2 ± $N2 \(n=2\) \|" "$table" || { echo "seed-group row malformed"; exit 1; }
+grep -Eq "^\| Transformer \| $N2 ± $N2 \(n=2\)( [†‡])? \| [+-]$N2 \|" "$table" || { echo "Transformer row lacks its group, marks or delta"; exit 1; }
+grep -Eq "^\| RNN 2 ranks \| $N2 \|" "$table" || { echo "single-run row malformed"; exit 1; }
 grep -q 'first 500 lines' "$table" || { echo "scale not stated"; exit 1; }
-grep -Eq '^\| rnn_demo_seed2 \| multi30k_en_de \| [0-9]+\.[0-9]{2} \| [0-9]+\.[0-9]{2} \| (0|1)\.[0-9]{4} \|' "$table" \
-  || { echo "second row lacks chrF or its p-value"; exit 1; }
-grep -q '| baseline |' "$table" || { echo "baseline row not marked"; exit 1; }
-test "$(wc -l < "$T/results/systems/rnn_demo/hyp.test.txt")" -eq 500 || { echo "wrong hypothesis count"; exit 1; }
+grep -q 'scale \*\*smoke\*\*' "$table" || { echo "experiment scale not stated"; exit 1; }
+grep -q '100 resamples, seed 12345' "$table" || { echo "bootstrap settings not stated"; exit 1; }
+test "$(wc -l < "$T/results/systems/rnn_demo.s1/hyp.test.txt")" -eq 500 || { echo "wrong hypothesis count"; exit 1; }
+test "$(wc -l < "$T/results/systems/rnn_demo.s2/hyp.test2017.txt")" -eq 500 || { echo "second test set not decoded"; exit 1; }
+# the table's numbers are the runs' numbers: the group mean, and a p-value recomputed by hand with
+# synmt-score paired-bs on the concatenated hypotheses equals the CSV's
+"$VENV/bin/python" - "$T" "$BUILD/bin/synmt-score" <<'PY' || exit 1
+import csv, json, statistics, subprocess, sys
+T, score = sys.argv[1], sys.argv[2]
+rows = {(r["row"], r["column"]): r for r in csv.DictReader(open(f"{T}/results/tables/demo.csv"))}
+runs = [json.load(open(f"{T}/results/systems/rnn_demo.s{k}/bleu.test.json"))["score"] for k in (1, 2)]
+cell = rows[("RNN attention", "BLEU")]
+assert abs(float(cell["value"]) - statistics.fmean(runs)) < 1e-3, (cell, runs)
+assert abs(float(cell["sd"]) - statistics.stdev(runs)) < 1e-3, (cell, runs)
+G = f"{T}/results/groups"
+ref = f"{T}/work/multi30k_en_de/raw/test.tgt"
+two = open(ref).read() * 2
+open(f"{T}/ref.x2", "w").write(two)
+out = subprocess.run([score, "paired-bs", "-r", f"{T}/ref.x2", "--metric", "bleu", "--samples", "100", "--seed", "12345",
+                      "--format", "json", "--baseline", f"{G}/rnn_demo/multi30k_en_de/hyp.test.txt",
+                      f"{G}/transformer_demo/multi30k_en_de/hyp.test.txt"], check=True, capture_output=True, text=True).stdout
+p = json.loads(out)[1]["p_value"]
+listed = rows[("Transformer", "BLEU")]["p_values"]
+assert listed == f"vs RNN attention: {p:.4f}", (listed, p)
+ci = rows[("RNN 2 ranks", "BLEU")]
+assert ci["ci_low"] and float(ci["ci_low"]) <= float(ci["ci_high"]), ci
+print("table numbers check out:", listed)
+PY
 # SentencePiece path: pieces decoded back to text (no "▁" left), scored
-grep -Eq '^\| rnn_spm \| multi30k_en_de_spm \| [0-9]+\.[0-9]{2} \|' "$T/results/tables/spm.md" || { echo "spm table"; exit 1; }
+grep -Eq "^\| RNN \| $N2 \|" "$T/results/tables/spm.md" || { echo "spm table"; exit 1; }
 if grep -q '▁' "$T/results/systems/rnn_spm/hyp.test.txt"; then echo "SentencePiece output not decoded"; exit 1; fi
 # every raw output token is a piece of the trained SentencePiece model
 awk 'NR==FNR {split($0, f, "\t"); piece[f[1]] = 1; next} {for (i = 1; i <= NF; ++i) if (!($i in piece)) {print "not a piece: " $i; bad = 1}} END {exit bad}' \
@@ -33,10 +60,9 @@ awk 'NR==FNR {split($0, f, "\t"); piece[f[1]] = 1; next} {for (i = 1; i <= NF; +
 grep -q '"ranks": 2' "$T/results/systems/rnn_demo_seed2/summary.json" || { echo "2-rank training did not run on 2 ranks"; exit 1; }
 test -s "$T/work/multi30k_en_de_spm/vocab.joint" || { echo "joint vocabulary not built"; exit 1; }
 # tokenised En-Ja path: BLEU and RIBES columns, language filter applied to its training data
-grep -Eq '^\| rnn_enja \| enja_tokenised \| [0-9]+\.[0-9]{2} \| [0-9]+\.[0-9]{2} \|' "$T/results/tables/enja.md" || { echo "enja table"; exit 1; }
+grep -Eq "^\| RNN \| $N2 \| $N2 \|" "$T/results/tables/enja.md" || { echo "enja table"; exit 1; }
 grep -q '"pairs_in": 400' "$T/results/reports/enja_tokenised.langid.json" || { echo "langid filter not run"; exit 1; }
 test -s "$T/results/tables/langid_filter.md" || { echo "no langid table"; exit 1; }
-grep -Eq '^\| transformer_demo \| multi30k_en_de \| [0-9]+\.[0-9]{2} \|' "$table" || { echo "Transformer row missing"; exit 1; }
 # parsing: a tiny UD parser trained by the pipeline, the training corpus' English side parsed into
 # the cache, which a second run does not rebuild (and synmt-parse itself reuses by key)
 cache="$P/parse/train.src.h5"
@@ -61,7 +87,7 @@ grep -q "Nothing to be done" "$T/dry.txt" || { echo "second run would redo work:
 S="$T/results/systems/transformer_syntax"
 grep -q '"aux_parent_attention"' "$S/metrics.jsonl" || { echo "auxiliary loss not logged"; exit 1; }
 grep -q '"valid_bleu"' "$S/metrics.jsonl" || { echo "no validation BLEU"; exit 1; }
-grep -Eq '^\| transformer_syntax \| multi30k_en_de_parsed \| [0-9]+\.[0-9]{2} \|' "$T/results/tables/syntax.md" || { echo "syntax table"; exit 1; }
+grep -Eq "^\| Transformer \+ parent bias \+ labels \| $N2 \|" "$T/results/tables/syntax.md" || { echo "syntax table"; exit 1; }
 "$BUILD/bin/synmt-translate" -m "$S/best.pt" --src-vocab "$P/vocab.src" --tgt-vocab "$P/vocab.tgt" --data "$P/data/valid.h5" \
   --greedy -o "$T/valid.reloaded" 2> "$T/reload.log" || { cat "$T/reload.log"; exit 1; }
 cmp -s "$T/valid.reloaded" "$S/best.valid.hyp" || { echo "reloaded checkpoint decodes differently from the in-process validation"; diff "$T/valid.reloaded" "$S/best.valid.hyp" | head; exit 1; }
@@ -93,12 +119,18 @@ if "$BUILD/bin/synmt-translate" -m "$S/best.pt" --src-vocab "$P/vocab.src" --tgt
 grep -q "no such analysis tensor" "$T/baddump.log" || { cat "$T/baddump.log"; exit 1; }
 # decoding on several threads (one model copy each) gives what one thread gives: hypotheses and
 # n-best lists
-for sys in transformer_demo rnn_demo; do
+for sys in transformer_demo.s1 rnn_demo.s1; do
   for n in 1 2 3; do
     "$BUILD/bin/synmt-translate" -m "$T/results/systems/$sys/best.pt" --src-vocab "$T/work/multi30k_en_de/vocab.src"       --tgt-vocab "$T/work/multi30k_en_de/vocab.tgt" -i "$T/work/multi30k_en_de/bpe/test.src" -o "$T/threads.$n.sub" --raw       -k 3 --nbest 2 --nbest-output "$T/threads.$n.nbest" --batch-size 7 --threads $n 2> "$T/threads.log"       || { cat "$T/threads.log"; exit 1; }
   done
   for n in 2 3; do
     cmp -s "$T/threads.1.sub" "$T/threads.$n.sub" && cmp -s "$T/threads.1.nbest" "$T/threads.$n.nbest"       || { echo "$sys: decoding on $n threads differs from one thread"; exit 1; }
   done
+done
+# tables regenerate byte-identically from the same results (no clock in them)
+mkdir -p "$T/tables.before" && cp "$T"/results/tables/*.md "$T"/results/tables/*.csv "$T/tables.before/"
+"${SM[@]}" --forcerun table langid_table > "$T/regen.log" 2>&1 || { tail -30 "$T/regen.log"; exit 1; }
+for f in "$T"/tables.before/*; do
+  cmp -s "$f" "$T/results/tables/$(basename "$f")" || { echo "$(basename "$f") differs when regenerated"; diff "$f" "$T/results/tables/$(basename "$f")" | head; exit 1; }
 done
 echo "1 passed, 0 failed"

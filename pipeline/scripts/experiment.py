@@ -1,0 +1,185 @@
+"""What an experiment configuration means, as plain data: systems expanded into training runs
+(one per pair and seed), and results tables resolved into cells (which runs, which score files,
+which significance tests). Pure functions without Snakemake, shared by the Snakefile (to build the
+DAG) and by make_table.py (to read what the DAG produced), and testable on their own.
+
+Naming: a system with `pair: P` and no `seeds` is one run named like the system; `pairs: [P, Q]`
+gives runs `SYSTEM.P`, `SYSTEM.Q`; `seeds: [1, 2, 3]` appends `.s1`, `.s2`, `.s3` (train.seed is
+set to the seed). A table row names a system; a column names a pair and a test set; the cell holds
+every run of that system on that pair (a seed group when there are several).
+"""
+import copy
+
+HYP_METRICS = ("bleu", "chrf", "ribes", "bleu_tok")
+METRIC_NAMES = {"bleu": "BLEU", "chrf": "chrF", "ribes": "RIBES", "bleu_tok": "BLEU (tok.)"}
+DEFAULT_MARKS = ["†", "‡"]  # p < 0.05, p < 0.01
+MARK_LEVELS = (0.05, 0.01)
+
+
+class ConfigError(ValueError):
+    pass
+
+
+def system_pairs(name, spec):
+    if ("pair" in spec) == ("pairs" in spec):
+        raise ConfigError(f"systems.{name}: give exactly one of 'pair' or 'pairs'")
+    return [spec["pair"]] if "pair" in spec else list(spec["pairs"])
+
+
+def expand_systems(systems, pairs):
+    """{run id: run spec}; a run spec is the system's spec with one `pair`, its train.seed set, and
+    `system`, `seed` recording where it came from."""
+    runs = {}
+    for name, spec in systems.items():
+        plist = system_pairs(name, spec)
+        if "ensemble" not in spec and not {"model", "train"} <= set(spec):
+            raise ConfigError(f"systems.{name}: needs 'model' and 'train' (or 'ensemble' of other runs)")
+        if "ensemble" in spec and ("pairs" in spec or "seeds" in spec):
+            raise ConfigError(f"systems.{name}: an ensemble names its member runs and one pair")
+        for p in plist:
+            if p not in pairs:
+                raise ConfigError(f"systems.{name}: unknown pair '{p}'")
+        seeds = spec.get("seeds")
+        if seeds is not None and (not seeds or len(set(seeds)) != len(seeds)):
+            raise ConfigError(f"systems.{name}.seeds: a non-empty list of distinct seeds")
+        for p in plist:
+            for seed in seeds if seeds is not None else [None]:
+                run_id = name + (f".{p}" if "pairs" in spec else "") + (f".s{seed}" if seed is not None else "")
+                if run_id in runs:
+                    raise ConfigError(f"systems.{name}: run name '{run_id}' clashes with another system's run")
+                run = {k: copy.deepcopy(v) for k, v in spec.items() if k not in ("pairs", "seeds")}
+                run["pair"] = p
+                if seed is not None:
+                    run.setdefault("train", {})["seed"] = seed
+                run["system"] = name
+                run["seed"] = seed if seed is not None else run.get("train", {}).get("seed", 1)
+                runs[run_id] = run
+    for run_id, run in runs.items():
+        for member in run.get("ensemble", []):
+            if member not in runs:
+                raise ConfigError(f"systems.{run['system']}.ensemble: '{member}' is not a run (systems expand to: {sorted(runs)[:8]}...)")
+            if runs[member]["pair"] != run["pair"]:
+                raise ConfigError(f"systems.{run['system']}.ensemble: '{member}' translates another pair")
+            if runs[member].get("ensemble"):
+                raise ConfigError(f"systems.{run['system']}.ensemble: '{member}' is an ensemble itself")
+    return runs
+
+
+def runs_of(runs, system, pair):
+    return sorted((r for r, spec in runs.items() if spec["system"] == system and spec["pair"] == pair),
+                  key=lambda r: (runs[r]["seed"], r))
+
+
+def _column(table, i, c, pairs):
+    where = f"tables.{table}.columns[{i}]"
+    if "label" not in c:
+        raise ConfigError(f"{where}: needs a label")
+    if c.get("pair") not in pairs:
+        raise ConfigError(f"{where} ({c['label']}): unknown pair '{c.get('pair')}'")
+    has_metric, has_stat = "metric" in c, "stat" in c
+    if has_metric == has_stat:
+        raise ConfigError(f"{where} ({c['label']}): give exactly one of 'metric' ({'|'.join(HYP_METRICS)}) or 'stat'")
+    if has_metric and c["metric"] not in HYP_METRICS:
+        raise ConfigError(f"{where} ({c['label']}): metric '{c['metric']}' is not one of {HYP_METRICS}")
+    if has_stat and not {"file", "key"} <= set(c["stat"]):
+        raise ConfigError(f"{where} ({c['label']}): stat needs 'file' (in the run's folder) and 'key'")
+    split = c.get("test", "test")
+    if split not in pair_splits(pairs[c["pair"]]):
+        raise ConfigError(f"{where} ({c['label']}): pair {c['pair']} has no split '{split}' (has {sorted(pair_splits(pairs[c['pair']]))})")
+    out = dict(c)
+    out["test"] = split
+    out.setdefault("paper", c["label"])
+    out.setdefault("decimals", 2)
+    return out
+
+
+def pair_splits(pair_spec):
+    """Every split name of a pair: train, valid, test and its extra test sets."""
+    names = {"train", "valid", "test"}
+    return names | set(pair_spec.get("test_sets", {}))
+
+
+def resolve_table(table, spec, runs, pairs, results):
+    """The table as cells: rows x columns, each cell with its runs and the files to read."""
+    columns = [_column(table, i, c, pairs) for i, c in enumerate(spec["columns"])]
+    labels = [r["label"] for r in spec["rows"]]
+    if len(set(labels)) != len(labels):
+        raise ConfigError(f"tables.{table}.rows: row labels must be unique")
+    default_marks = spec.get("marks", DEFAULT_MARKS)
+    baseline = spec.get("baseline")
+    if baseline is not None and baseline not in labels:
+        raise ConfigError(f"tables.{table}.baseline: '{baseline}' is not a row label")
+    rows = []
+    for i, r in enumerate(spec["rows"]):
+        where = f"tables.{table}.rows[{i}] ({r['label']})"
+        compare = r.get("compare")
+        if compare is None:
+            compare = [baseline] if baseline is not None and baseline != r["label"] else []
+        comparisons = []
+        for c in compare:
+            c = {"row": c} if isinstance(c, str) else dict(c)
+            if c["row"] not in labels or c["row"] == r["label"]:
+                raise ConfigError(f"{where}.compare: '{c['row']}' is not another row of the table")
+            c.setdefault("marks", default_marks)
+            if len(c["marks"]) != len(MARK_LEVELS):
+                raise ConfigError(f"{where}.compare: marks are [p<0.05, p<0.01] symbols")
+            comparisons.append(c)
+        rows.append({"label": r["label"], "system": r.get("system"), "paper": r.get("paper", r["label"]),
+                     "comparisons": comparisons})
+    by_label = {r["label"]: r for r in rows}
+    cells = {}
+    for r in rows:
+        for ci, col in enumerate(columns):
+            if r["system"] is None:
+                cells[(r["label"], ci)] = None  # a row quoted from the paper only
+                continue
+            rids = runs_of(runs, r["system"], col["pair"])
+            if not rids:
+                raise ConfigError(f"tables.{table}: row '{r['label']}' (system {r['system']}) has no run on pair {col['pair']}")
+            cell = {"runs": rids, "values": [value_file(results, rid, col) for rid in rids], "tests": []}
+            if "metric" in col:
+                for c in r["comparisons"]:
+                    other = by_label[c["row"]]
+                    if other["system"] is None:
+                        raise ConfigError(f"tables.{table}: row '{r['label']}' is compared with '{c['row']}', which has no system")
+                    orids = runs_of(runs, other["system"], col["pair"])
+                    if len(orids) != len(rids):
+                        raise ConfigError(f"tables.{table}: '{r['label']}' ({len(rids)} runs) and '{c['row']}' ({len(orids)} runs) "
+                                          f"on {col['pair']}: seed groups compared by bootstrap need the same number of runs")
+                    cell["tests"].append({"row": c["row"], "marks": c["marks"],
+                                          "file": significance_file(results, col, other["system"], r["system"])})
+                if spec.get("ci", False):
+                    cell["ci_file"] = significance_file(results, col, r["system"], r["system"])
+            cells[(r["label"], ci)] = cell
+    return {"name": table, "title": spec["title"], "columns": columns, "rows": rows,
+            "cells": [{"row": k[0], "column": k[1], **v} for k, v in cells.items() if v is not None],
+            "paper": spec.get("paper"), "ci": spec.get("ci", False), "notes": spec.get("notes", [])}
+
+
+def value_file(results, run_id, col):
+    if "metric" in col:
+        return f"{results}/systems/{run_id}/{col['metric']}.{col['test']}.json"
+    return f"{results}/systems/{run_id}/{col['stat']['file']}"
+
+
+def significance_file(results, col, baseline_system, system):
+    """The paired bootstrap of `system` against `baseline_system` (both seed groups: their runs'
+    hypotheses concatenated) on one pair, test set and metric; baseline == system gives the
+    bootstrap interval of one group."""
+    return f"{results}/significance/{col['pair']}/{col['test']}/{col['metric']}/{baseline_system}--{system}.json"
+
+
+def group_hyp_file(results, system, pair, split, metric):
+    ext = "tok" if metric == "bleu_tok" else "txt"
+    return f"{results}/groups/{system}/{pair}/hyp.{split}.{ext}"
+
+
+def marks_for(p_value, marks):
+    """The comparison's symbol for a p-value: marks[1] below 0.01, marks[0] below 0.05, else ''."""
+    if p_value is None:
+        return ""
+    if p_value < MARK_LEVELS[1]:
+        return marks[1]
+    if p_value < MARK_LEVELS[0]:
+        return marks[0]
+    return ""
