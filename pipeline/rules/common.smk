@@ -381,3 +381,81 @@ def parse_backend_flags(w, input):
     if spec["backend"] == "conllu":
         return f"--backend conllu --conllu {input.model}"
     return f"--backend corenlp --url {spec['url']} --model-tag {spec.get('model_tag', 'unversioned')}"
+
+
+# --- decoding, scoring and tables (decode.smk, eval.smk, tables.smk) ---
+def hyp_file(system, split, metric):
+    """Detokenised hypotheses (scored like the references as they ship) or, for bleu_tok,
+    tokenised ones scored against the tokenised references (multi-bleu.perl's setting)."""
+    return f"{RESULTS}/systems/{system}/hyp.{split}.{'tok' if metric == 'bleu_tok' else 'txt'}"
+
+
+def ref_file(pair, split, metric):
+    if metric == "bleu_tok":
+        return f"{WORK}/{pair}/tok/{split}.tgt"
+    return f"{WORK}/{pair}/raw/{split}.tgt"
+
+
+def group_runs(w):
+    return experiment.runs_of(SYSTEMS, w.group, w.pair)
+
+
+def _significance_inputs(w):
+    ext = "tok" if w.metric == "bleu_tok" else "txt"
+    n = len(experiment.runs_of(SYSTEMS, w.system, w.pair))
+    return {
+        "baseline": f"{RESULTS}/groups/{w.baseline}/{w.pair}/hyp.{w.split}.{ext}",
+        "system": f"{RESULTS}/groups/{w.system}/{w.pair}/hyp.{w.split}.{ext}",
+        "ref": f"{RESULTS}/groups/references/{w.pair}/{w.split}.x{n}.{ext}",
+    }
+
+
+def decode_checkpoints(system):
+    """The checkpoint files a run decodes with: its own best.pt or averaged.pt (decode.checkpoint;
+    the trainer writes averaged.pt beside best.pt when train.average_last > 0), or each member's
+    for an ensemble (`ensemble: [runs]`; log-probabilities averaged)."""
+    run = SYSTEMS[system]
+    members = run.get("ensemble", [system])
+    return [f"{RESULTS}/systems/{m}/{SYSTEMS[m]['decode'].get('checkpoint', 'best')}.pt" for m in members]
+
+
+def _resolve(table):
+    try:
+        return experiment.resolve_table(table, config["tables"][table], SYSTEMS, PAIRS, RESULTS)
+    except experiment.ConfigError as e:
+        raise ValueError(str(e)) from None
+
+
+TABLES = {name: _resolve(name) for name in config["tables"]}
+for _name in config["experiment"]["tables"]:
+    if _name not in TABLES:
+        raise ValueError(f"experiment.tables: unknown table '{_name}'")
+
+
+def table_runs(table):
+    return sorted({r for c in TABLES[table]["cells"] for r in c["runs"]})
+
+def table_inputs(table):
+    t = TABLES[table]
+    inputs = {
+        "values": sorted({f for c in t["cells"] for f in c["values"]}),
+        "tests": sorted({x["file"] for c in t["cells"] for x in c["tests"]} | {c["ci_file"] for c in t["cells"] if "ci_file" in c}),
+        "summaries": [f"{RESULTS}/systems/{r}/summary.json" for r in table_runs(table) if "ensemble" not in SYSTEMS[r]],
+        "provenance": [f"{RESULTS}/systems/{r}/provenance.json" for r in table_runs(table) if "ensemble" not in SYSTEMS[r]],
+    }
+    if t["paper"]:
+        inputs["paper"] = f"pipeline/papers/{t['paper']['file']}.yaml"
+    return inputs
+
+def run_budget(run):
+    """A run's training budget in words, from its config (updates / epochs, never wall-clock alone)."""
+    if "ensemble" in SYSTEMS[run]:
+        return "ensemble of " + ", ".join(SYSTEMS[run]["ensemble"])
+    t = SYSTEMS[run].get("train", {})
+    parts = []
+    if t.get("max_steps"):
+        parts.append(f"{t['max_steps']} updates")
+    parts.append(f"≤ {t.get('max_epochs', 10)} epochs")
+    if t.get("max_minutes"):
+        parts.append(f"≤ {t['max_minutes']} min")
+    return ", ".join(parts)

@@ -3,15 +3,6 @@
 # tokenised (tokenizer: none), whose references are tokenised the same way.
 
 
-def decode_checkpoints(system):
-    """The checkpoint files a run decodes with: its own best.pt or averaged.pt (decode.checkpoint;
-    the trainer writes averaged.pt beside best.pt when train.average_last > 0), or each member's
-    for an ensemble (`ensemble: [runs]`; log-probabilities averaged)."""
-    run = SYSTEMS[system]
-    members = run.get("ensemble", [system])
-    return [f"{RESULTS}/systems/{m}/{SYSTEMS[m]['decode'].get('checkpoint', 'best')}.pt" for m in members]
-
-
 rule translate:
     input:
         # training declares best.pt; averaged.pt is written by the same job

@@ -2,18 +2,6 @@
 # seed group against another on the concatenation of their runs' hypotheses.
 
 
-def hyp_file(system, split, metric):
-    """Detokenised hypotheses (scored like the references as they ship) or, for bleu_tok,
-    tokenised ones scored against the tokenised references (multi-bleu.perl's setting)."""
-    return f"{RESULTS}/systems/{system}/hyp.{split}.{'tok' if metric == 'bleu_tok' else 'txt'}"
-
-
-def ref_file(pair, split, metric):
-    if metric == "bleu_tok":
-        return f"{WORK}/{pair}/tok/{split}.tgt"
-    return f"{WORK}/{pair}/raw/{split}.tgt"
-
-
 rule tokenised_hypotheses:
     """Hypotheses with sub-words joined but not detokenised: what SA-NMT scored with multi-bleu.perl.
     SentencePiece output has no tokenised form of its own, so its decoded text is tokenised."""
@@ -57,10 +45,6 @@ rule score:
         " > {output} 2> {log}"
 
 
-def group_runs(w):
-    return experiment.runs_of(SYSTEMS, w.group, w.pair)
-
-
 rule group_hypotheses:
     """A seed group's hypotheses: its runs' outputs concatenated in seed order (one run: a copy)."""
     input:
@@ -89,16 +73,6 @@ rule group_references:
         f"{WORK}/logs/groups/references.{{pair}}.{{split}}.x{{n}}.{{ext}}.log",
     shell:
         "(for i in $(seq 1 {wildcards.n}); do cat {input}; done > {output}) 2> {log}"
-
-
-def _significance_inputs(w):
-    ext = "tok" if w.metric == "bleu_tok" else "txt"
-    n = len(experiment.runs_of(SYSTEMS, w.system, w.pair))
-    return {
-        "baseline": f"{RESULTS}/groups/{w.baseline}/{w.pair}/hyp.{w.split}.{ext}",
-        "system": f"{RESULTS}/groups/{w.system}/{w.pair}/hyp.{w.split}.{ext}",
-        "ref": f"{RESULTS}/groups/references/{w.pair}/{w.split}.x{n}.{ext}",
-    }
 
 
 rule significance:

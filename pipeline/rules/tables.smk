@@ -3,50 +3,6 @@
 # make_table.py beside the paper's own numbers (pipeline/papers/<paper>.yaml).
 
 
-def _resolve(table):
-    try:
-        return experiment.resolve_table(table, config["tables"][table], SYSTEMS, PAIRS, RESULTS)
-    except experiment.ConfigError as e:
-        raise ValueError(str(e)) from None
-
-
-TABLES = {name: _resolve(name) for name in config["tables"]}
-for _name in config["experiment"]["tables"]:
-    if _name not in TABLES:
-        raise ValueError(f"experiment.tables: unknown table '{_name}'")
-
-
-def table_runs(table):
-    return sorted({r for c in TABLES[table]["cells"] for r in c["runs"]})
-
-
-def table_inputs(table):
-    t = TABLES[table]
-    inputs = {
-        "values": sorted({f for c in t["cells"] for f in c["values"]}),
-        "tests": sorted({x["file"] for c in t["cells"] for x in c["tests"]} | {c["ci_file"] for c in t["cells"] if "ci_file" in c}),
-        "summaries": [f"{RESULTS}/systems/{r}/summary.json" for r in table_runs(table) if "ensemble" not in SYSTEMS[r]],
-        "provenance": [f"{RESULTS}/systems/{r}/provenance.json" for r in table_runs(table) if "ensemble" not in SYSTEMS[r]],
-    }
-    if t["paper"]:
-        inputs["paper"] = f"pipeline/papers/{t['paper']['file']}.yaml"
-    return inputs
-
-
-def run_budget(run):
-    """A run's training budget in words, from its config (updates / epochs, never wall-clock alone)."""
-    if "ensemble" in SYSTEMS[run]:
-        return "ensemble of " + ", ".join(SYSTEMS[run]["ensemble"])
-    t = SYSTEMS[run].get("train", {})
-    parts = []
-    if t.get("max_steps"):
-        parts.append(f"{t['max_steps']} updates")
-    parts.append(f"≤ {t.get('max_epochs', 10)} epochs")
-    if t.get("max_minutes"):
-        parts.append(f"≤ {t['max_minutes']} min")
-    return ", ".join(parts)
-
-
 rule provenance:
     """When and from which commit a run's results were recorded: the date is the training
     summary's modification time, never the clock of whoever regenerates a table."""
@@ -75,7 +31,6 @@ rule table:
         runs=lambda w: {r: {"system": SYSTEMS[r]["system"], "pair": SYSTEMS[r]["pair"], "seed": SYSTEMS[r]["seed"],
                             "slice": PAIRS[SYSTEMS[r]["pair"]].get("slice", 0), "budget": run_budget(r)}
                         for r in table_runs(w.table)},
-        results=RESULTS,
     log:
         f"{WORK}/logs/tables/{{table}}.log",
     benchmark:

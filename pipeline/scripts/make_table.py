@@ -75,6 +75,7 @@ def paper_cell(paper, row, column):
 
 def main(sm):
     t = sm.params.table
+    results = os.path.dirname(os.path.dirname(sm.output.md))  # RESULTS/tables/NAME.md
     runs = sm.params.runs
     boot = sm.params.bootstrap
     exp = sm.params.experiment
@@ -183,8 +184,8 @@ def main(sm):
         notes.append(f"Paired bootstrap resampling (sacreBLEU's --paired-bs), {boot['samples']} resamples, seed {boot['seed']}; "
                      "a seed group is tested on the concatenation of its runs' hypotheses against the reference repeated once per run. "
                      "Δ is the difference of means to the first compared row. To reproduce a p-value: "
-                     f"`synmt-score paired-bs -r {sm.params.results}/groups/references/PAIR/TEST.xN.txt --metric METRIC --samples {boot['samples']} "
-                     f"--seed {boot['seed']} --baseline {sm.params.results}/groups/BASELINE/PAIR/hyp.TEST.txt {sm.params.results}/groups/SYSTEM/PAIR/hyp.TEST.txt`.")
+                     f"`synmt-score paired-bs -r {results}/groups/references/PAIR/TEST.xN.txt --metric METRIC --samples {boot['samples']} "
+                     f"--seed {boot['seed']} --baseline {results}/groups/BASELINE/PAIR/hyp.TEST.txt {results}/groups/SYSTEM/PAIR/hyp.TEST.txt`.")
     if any(measured[k][2] > 1 for k in measured):
         notes.append("Seed groups: mean ± sample standard deviation (n − 1) over the runs.")
     notes += t.get("notes", [])
