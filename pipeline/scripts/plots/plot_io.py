@@ -1,0 +1,79 @@
+"""What every plotting script shares: a matplotlib set up so that the same inputs give byte-identical
+PNG and SVG files (Agg, default style whatever matplotlibrc says, no dates or versions in the files,
+a fixed SVG id salt), atomic writes, and the "file:line: message" error every synmt tool prints.
+
+The scripts import this module from their own folder (sys.path), as the table scripts import table_io.
+"""
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+plt.style.use("default")  # a user's matplotlibrc must not change the figures
+plt.rcParams.update({
+    "svg.hashsalt": "synmt",   # the ids of clip paths and glyphs; random per run otherwise
+    "svg.fonttype": "path",    # text as paths: the SVG does not depend on the viewer's fonts
+    "savefig.dpi": 150,
+    "font.size": 9,
+})
+
+
+class InputError(Exception):
+    """Bad input, reported as the C++ tools report it: "file:line: message" (line 0: the whole file)."""
+
+    def __init__(self, path, line, message):
+        super().__init__(f"{path}:{line}: {message}" if line else f"{path}: {message}")
+
+
+def run(main):
+    """Call main(); an InputError (or a missing/unreadable file) ends the process with one clear line
+    on stderr and exit status 1."""
+    prog = os.path.basename(sys.argv[0])
+    try:
+        main()
+    except InputError as e:
+        sys.exit(f"{prog}: error: {e}")
+    except OSError as e:
+        sys.exit(f"{prog}: error: {e.filename or ''}: {e.strerror or e}")
+
+
+def replace_atomically(path, write, mode="w"):
+    """write(f) into a temporary file beside path, then rename it over path."""
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    tmp = f"{path}.tmp.{os.getpid()}"
+    try:
+        with open(tmp, mode, **({"newline": ""} if "b" not in mode else {})) as f:
+            write(f)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+
+
+def save_figure(fig, prefix):
+    """Write PREFIX.png and PREFIX.svg; returns their paths."""
+    paths = []
+    for ext, metadata in (("png", {"Software": None}), ("svg", {"Date": None, "Creator": None})):
+        path = f"{prefix}.{ext}"
+        replace_atomically(path, lambda f, e=ext, m=metadata: fig.savefig(f, format=e, metadata=m), mode="wb")
+        paths.append(path)
+    plt.close(fig)
+    return paths
+
+
+def named_paths(parser, values, option):
+    """["NAME=PATH", ...] -> [(NAME, PATH), ...]; names unique, both parts non-empty (a usage error,
+    exit status 2, otherwise)."""
+    pairs, seen = [], set()
+    for v in values:
+        name, sep, path = v.partition("=")
+        if not sep or not name or not path:
+            parser.error(f"{option}: expected NAME=PATH, got '{v}'")
+        if name in seen:
+            parser.error(f"{option}: name '{name}' given twice")
+        seen.add(name)
+        pairs.append((name, path))
+    return pairs
