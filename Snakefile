@@ -24,5 +24,4 @@ include: "pipeline/rules/tables.smk"
 rule all:
     input:
         expand(f"{RESULTS}/tables/{{table}}.md", table=config["experiment"]["tables"]),
-        [f"{RESULTS}/tables/langid_filter.md"] if LANGID_SETS and config["experiment"].get("langid_table") else [],
     default_target: True

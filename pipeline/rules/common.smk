@@ -428,7 +428,10 @@ def _resolve(table):
 
 TABLES = {name: _resolve(name) for name in config["tables"]}
 for _name in config["experiment"]["tables"]:
-    if _name not in TABLES:
+    if _name == "langid_filter":
+        if not LANGID_SETS:
+            raise ValueError("experiment.tables: langid_filter needs a langid_report block")
+    elif _name not in TABLES:
         raise ValueError(f"experiment.tables: unknown table '{_name}'")
 
 

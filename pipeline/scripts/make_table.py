@@ -111,7 +111,7 @@ def main(sm):
         if t["ci"] and "metric" in col:
             md_cols.append(f"95% CI ({col['label']})")
         if paper is not None:
-            md_cols.append(f"paper ({col['label']})")
+            md_cols.append(f"paper ({col['paper']})")
     md_rows, csv_rows = [], []
     for row in t["rows"]:
         md = {"system": row["label"]}
@@ -119,7 +119,7 @@ def main(sm):
             d = col["decimals"]
             ptext, pvalue = paper_cell(paper, row, col)
             if paper is not None:
-                md[f"paper ({col['label']})"] = ptext
+                md[f"paper ({col['paper']})"] = ptext
             c = cells.get((row["label"], ci))
             csv = {"row": row["label"], "system": row["system"] or "", "column": col["label"], "pair": col["pair"],
                    "test": col["test"], "statistic": col.get("metric") or col["stat"]["key"], "paper": ptext}
@@ -130,8 +130,11 @@ def main(sm):
             mean, sd, n = measured[(row["label"], ci)]
             marks, pvals = "", []
             for test in c["tests"]:
-                entry = load_json(test["file"])[1]
-                marks += marks_for(entry["p_value"], test["marks"])
+                base, entry = load_json(test["file"])[:2]
+                # identical scores: sacreBLEU's p-value is then 1/(samples+1), which is no evidence
+                # of a difference; no mark
+                if entry["score"] != base["score"]:
+                    marks += marks_for(entry["p_value"], test["marks"])
                 pvals.append(f"vs {test['row']}: {entry['p_value']:.4f}")
             text = fmt(mean, d) + (f" ± {fmt(sd, d)}" if sd is not None else "") + (f" (n={n})" if n > 1 else "") + (f" {marks}" if marks else "")
             md[col["label"]] = text
@@ -169,8 +172,9 @@ def main(sm):
     ]
     header[-1] += f" at commit {', '.join(commits)}." if commits else "."
     if paper is not None:
-        header.append(f"Paper column: {paper_doc.get('citation', t['paper']['file'])}, {paper.get('source', t['paper']['table'])}"
-                      f"{' — ' + paper['caption'] if paper.get('caption') else ''}. Compare the direction and size of differences, not absolute values.")
+        caption = f": {paper['caption'].rstrip('.')}" if paper.get("caption") else ""
+        header.append(f"Paper column: {paper.get('source', t['paper']['table'])} of {paper_doc.get('citation', t['paper']['file']).rstrip('.')}"
+                      f"{caption}. Compare the direction and size of differences, not absolute values.")
     notes = []
     for metric, sig in sorted(signatures.items()):
         notes.append(f"{METRIC_NAMES.get(metric, metric)} signature: `{sig}`.")
@@ -181,7 +185,7 @@ def main(sm):
                 seen.append(f"{c['marks'][0]} p < 0.05, {c['marks'][1]} p < 0.01 against {c['row']}")
         if seen:
             notes.append("Marks: " + "; ".join(dict.fromkeys(seen)) + ".")
-        notes.append(f"Paired bootstrap resampling (sacreBLEU's --paired-bs), {boot['samples']} resamples, seed {boot['seed']}; "
+        notes.append(f"Paired bootstrap resampling (sacreBLEU's --paired-bs; no mark where both scores are identical), {boot['samples']} resamples, seed {boot['seed']}; "
                      "a seed group is tested on the concatenation of its runs' hypotheses against the reference repeated once per run. "
                      "Δ is the difference of means to the first compared row. To reproduce a p-value: "
                      f"`synmt-score paired-bs -r {results}/groups/references/PAIR/TEST.xN.txt --metric METRIC --samples {boot['samples']} "
