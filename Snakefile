@@ -19,9 +19,11 @@ include: "pipeline/rules/train.smk"
 include: "pipeline/rules/decode.smk"
 include: "pipeline/rules/eval.smk"
 include: "pipeline/rules/tables.smk"
+include: "pipeline/rules/report.smk"
 
 
 rule all:
     input:
         expand(f"{RESULTS}/tables/{{table}}.md", table=config["experiment"]["tables"]),
+        f"{RESULTS}/report/index.md",
     default_target: True

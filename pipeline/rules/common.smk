@@ -8,6 +8,7 @@ import yaml
 sys.path.insert(0, os.path.join(workflow.basedir, "pipeline", "scripts"))
 import experiment  # noqa: E402  (pipeline/scripts/experiment.py: runs and tables as plain data)
 
+PYTHON = sys.executable  # the interpreter running Snakemake (the project venv, with matplotlib)
 WORK = config["work_dir"]
 RESULTS = config["results_dir"]
 BIN = config["bin_dir"]
@@ -462,3 +463,44 @@ def run_budget(run):
     if t.get("max_minutes"):
         parts.append(f"≤ {t['max_minutes']} min")
     return ", ".join(parts)
+
+
+# --- figures and the report (report.smk) ---
+REPORT = config.get("report", {})
+EXPERIMENT_TABLES = [t for t in config["experiment"]["tables"] if t != "langid_filter"]
+
+
+def table_first_metric_column(table):
+    """The first hypothesis-scored column of a table (the length-bucket figure's test set), or None."""
+    return next((c for c in TABLES[table]["columns"] if "metric" in c), None)
+
+
+def table_row_runs(table, pair):
+    """(row label, first run) of every measured row on a pair: the runs a figure shows."""
+    out = []
+    for row in TABLES[table]["rows"]:
+        if row["system"]:
+            runs = experiment.runs_of(SYSTEMS, row["system"], pair)
+            if runs:
+                out.append((row["label"], runs[0]))
+    return out
+
+
+def heatmap_spec(name):
+    return next(h for h in REPORT.get("heatmaps", []) if h["name"] == name)
+
+
+def report_figures():
+    """(caption, PNG path, paper figure reference) of every figure of the experiment's report."""
+    figs = []
+    for t in EXPERIMENT_TABLES:
+        figs.append((f"{t}: training and validation curves (first run of each row)", f"{RESULTS}/figures/curves/{t}.png", ""))
+        if table_first_metric_column(t) is not None:
+            figs.append((f"{t}: BLEU by source length", f"{RESULTS}/figures/length/{t}.png", REPORT.get("length_paper_ref", "")))
+    for h in REPORT.get("heatmaps", []):
+        figs.append((h.get("caption", f"{h['tensor']} of {h['run']}"), f"{RESULTS}/figures/heatmap/{h['name']}.png", h.get("paper_ref", "")))
+    return figs
+
+
+def experiment_runs():
+    return sorted({r for t in EXPERIMENT_TABLES for r in table_runs(t) if "ensemble" not in SYSTEMS[r]})

@@ -122,7 +122,8 @@ def main(sm):
                 md[f"paper ({col['paper']})"] = ptext
             c = cells.get((row["label"], ci))
             csv = {"row": row["label"], "system": row["system"] or "", "column": col["label"], "pair": col["pair"],
-                   "test": col["test"], "statistic": col.get("metric") or col["stat"]["key"], "paper": ptext}
+                   "test": col["test"], "statistic": col.get("metric") or col["stat"]["key"], "paper": ptext,
+                   "paper_value": "" if pvalue is None else pvalue}
             if c is None:
                 md[col["label"]] = "(paper only)"
                 csv_rows.append(csv)
@@ -149,7 +150,7 @@ def main(sm):
                 md[f"95% CI ({col['label']})"] = f"[{fmt(lo, d)}, {fmt(hi, d)}]"
             csv.update({"n": n, "value": fmt(mean, 4), "sd": fmt(sd, 4), "marks": marks, "p_values": "; ".join(pvals),
                         "delta": signed(delta, 4), "ci_low": fmt(lo, 4), "ci_high": fmt(hi, 4),
-                        "paper_value": "" if pvalue is None else pvalue, "runs": " ".join(c["runs"]),
+                        "runs": " ".join(c["runs"]),
                         "budget": "; ".join(sorted({runs[r]["budget"] for r in c["runs"]}))})
             csv_rows.append(csv)
         md_rows.append(md)

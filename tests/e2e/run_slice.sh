@@ -127,10 +127,19 @@ for sys in transformer_demo.s1 rnn_demo.s1; do
     cmp -s "$T/threads.1.sub" "$T/threads.$n.sub" && cmp -s "$T/threads.1.nbest" "$T/threads.$n.nbest"       || { echo "$sys: decoding on $n threads differs from one thread"; exit 1; }
   done
 done
+# the report: every table and figure on one page, figures as PNG + SVG
+R="$T/results/report"
+test -s "$R/index.md" && test -s "$R/index.html" || { echo "no report"; exit 1; }
+for f in figures/curves/demo figures/length/demo figures/heatmap/syntax_source_attention; do
+  test -s "$T/results/$f.png" && test -s "$T/results/$f.svg" || { echo "figure $f missing"; exit 1; }
+done
+grep -q "syntax_source_attention" "$R/index.md" || { echo "heat map not in the report"; exit 1; }
 # tables regenerate byte-identically from the same results (no clock in them)
 mkdir -p "$T/tables.before" && cp "$T"/results/tables/*.md "$T"/results/tables/*.csv "$T/tables.before/"
-"${SM[@]}" --forcerun table langid_table > "$T/regen.log" 2>&1 || { tail -30 "$T/regen.log"; exit 1; }
+cp "$R/index.md" "$R/index.html" "$T/tables.before/"
+"${SM[@]}" --forcerun table langid_table report curves_figure length_figure > "$T/regen.log" 2>&1 || { tail -30 "$T/regen.log"; exit 1; }
 for f in "$T"/tables.before/*; do
-  cmp -s "$f" "$T/results/tables/$(basename "$f")" || { echo "$(basename "$f") differs when regenerated"; diff "$f" "$T/results/tables/$(basename "$f")" | head; exit 1; }
+  g="$T/results/tables/$(basename "$f")"; case "$f" in *index.*) g="$R/$(basename "$f")";; esac
+  cmp -s "$f" "$g" || { echo "$(basename "$f") differs when regenerated"; diff "$f" "$T/results/tables/$(basename "$f")" | head; exit 1; }
 done
 echo "1 passed, 0 failed"
