@@ -10,13 +10,15 @@ rule curves_figure:
         png=f"{RESULTS}/figures/curves/{{table}}.png",
         svg=f"{RESULTS}/figures/curves/{{table}}.svg",
     params:
+        py=PYTHON,
+        prefix=lambda w, output: output[0][: -len('.png')],
         metrics=lambda w: " ".join(f"'{label}={RESULTS}/systems/{r}/metrics.jsonl'"
                                    for label, r in table_row_runs(w.table, TABLES[w.table]["columns"][0]["pair"])),
         title=lambda w: TABLES[w.table]["title"],
     log:
         f"{WORK}/logs/figures/curves.{{table}}.log",
     shell:
-        "{PYTHON} pipeline/scripts/plots/curves.py --metrics {params.metrics} --out {RESULTS}/figures/curves/{wildcards.table}"
+        "{params.py} pipeline/scripts/plots/curves.py --metrics {params.metrics} --out {params.prefix}"
         " --title '{params.title}' 2> {log}"
 
 
@@ -32,14 +34,17 @@ rule length_figure:
         svg=f"{RESULTS}/figures/length/{{table}}.svg",
         csv=f"{RESULTS}/figures/length/{{table}}.csv",
     params:
+        py=PYTHON,
+        bin=BIN,
+        prefix=lambda w, output: output[0][: -len('.png')],
         hyps=lambda w, input: " ".join(f"'{label}={h}'" for (label, _), h in
                                        zip(table_row_runs(w.table, table_first_metric_column(w.table)["pair"]), input.hyps)),
         flags=lambda w: score_flags(table_first_metric_column(w.table)["pair"], "bleu"),
     log:
         f"{WORK}/logs/figures/length.{{table}}.log",
     shell:
-        "{PYTHON} pipeline/scripts/plots/length_buckets.py --src {input.src} --ref {input.ref} --hyp {params.hyps}"
-        " --score-bin {BIN}/synmt-score --out {RESULTS}/figures/length/{wildcards.table} --csv {output.csv} 2> {log}"
+        "{params.py} pipeline/scripts/plots/length_buckets.py --src {input.src} --ref {input.ref} --hyp {params.hyps}"
+        " --score-bin {params.bin}/synmt-score --out {params.prefix} --csv {output.csv} 2> {log}"
 
 
 rule analysis_dump:
@@ -52,10 +57,12 @@ rule analysis_dump:
     output:
         f"{RESULTS}/analysis/{{system}}/{{split}}.{{tensors}}.h5",
     threads: config["threads"]
+    params:
+        bin=BIN,
     log:
         f"{RESULTS}/analysis/{{system}}/{{split}}.{{tensors}}.log",
     shell:
-        "{BIN}/synmt-translate -m {input.trained} --src-vocab {input.src_vocab} --tgt-vocab {input.tgt_vocab}"
+        "{params.bin}/synmt-translate -m {input.trained} --src-vocab {input.src_vocab} --tgt-vocab {input.tgt_vocab}"
         " --data {input.data} --teacher-forced --dump {wildcards.tensors} --dump-file {output} --threads {threads} 2> {log}"
 
 
@@ -69,15 +76,17 @@ rule heatmap_figure:
         png=f"{RESULTS}/figures/heatmap/{{name}}.png",
         svg=f"{RESULTS}/figures/heatmap/{{name}}.svg",
     params:
+        py=PYTHON,
+        prefix=lambda w, output: output[0][: -len('.png')],
         h=lambda w: heatmap_spec(w.name),
         sentences=lambda w: ",".join(str(s) for s in heatmap_spec(w.name).get("sentences", [0])),
         head=lambda w: f"--head {heatmap_spec(w.name)['head']}" if "head" in heatmap_spec(w.name) else "",
     log:
         f"{WORK}/logs/figures/heatmap.{{name}}.log",
     shell:
-        "{PYTHON} pipeline/scripts/plots/heatmap.py --dump {input.dump} --tensor {params.h[tensor]} --sentences {params.sentences}"
+        "{params.py} pipeline/scripts/plots/heatmap.py --dump {input.dump} --tensor {params.h[tensor]} --sentences {params.sentences}"
         " {params.head} --data {input.data} --src-vocab {input.src_vocab} --tgt-vocab {input.tgt_vocab}"
-        " --out {RESULTS}/figures/heatmap/{wildcards.name} 2> {log}"
+        " --out {params.prefix} 2> {log}"
 
 
 rule report_meta:
@@ -105,11 +114,12 @@ rule report:
         md=f"{RESULTS}/report/index.md",
         html=f"{RESULTS}/report/index.html",
     params:
+        py=PYTHON,
         title=f"{config['experiment']['name']}: {config['experiment'].get('description', '')}",
         tables=lambda w, input: " ".join(f"'{os.path.basename(t)[:-3]}={t}'" for t in input.tables),
         figures=" ".join(f"'{c}={f}" + (f"::{ref}'" if ref else "'") for c, f, ref in report_figures()),
     log:
         f"{WORK}/logs/report/report.log",
     shell:
-        "{PYTHON} pipeline/scripts/make_report.py --title '{params.title}' --table {params.tables} --figure {params.figures}"
-        " --meta {input.meta} --out-dir {RESULTS}/report 2> {log}"
+        "{params.py} pipeline/scripts/make_report.py --title '{params.title}' --table {params.tables} --figure {params.figures}"
+        " --meta {input.meta} --out-dir $(dirname {output.md}) 2> {log}"
