@@ -479,8 +479,9 @@ def table_row_runs(table, pair):
     """(row label, first run) of every measured row on a pair: the runs a figure shows."""
     out = []
     for row in TABLES[table]["rows"]:
-        if row["system"]:
-            runs = experiment.runs_of(SYSTEMS, row["system"], pair)
+        system = experiment.system_for(row, {"pair": pair})
+        if system:
+            runs = experiment.runs_of(SYSTEMS, system, pair)
             if runs:
                 out.append((row["label"], runs[0]))
     return out

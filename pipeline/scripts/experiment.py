@@ -130,30 +130,38 @@ def resolve_table(table, spec, runs, pairs, results):
     cells = {}
     for r in rows:
         for ci, col in enumerate(columns):
-            if r["system"] is None:
+            system = system_for(r, col)
+            if system is None:
                 cells[(r["label"], ci)] = None  # a row quoted from the paper only
                 continue
-            rids = runs_of(runs, r["system"], col["pair"])
+            rids = runs_of(runs, system, col["pair"])
             if not rids:
-                raise ConfigError(f"tables.{table}: row '{r['label']}' (system {r['system']}) has no run on pair {col['pair']}")
+                raise ConfigError(f"tables.{table}: row '{r['label']}' (system {system}) has no run on pair {col['pair']}")
             cell = {"runs": rids, "values": [value_file(results, rid, col) for rid in rids], "tests": []}
             if "metric" in col:
                 for c in r["comparisons"]:
-                    other = by_label[c["row"]]
-                    if other["system"] is None:
-                        raise ConfigError(f"tables.{table}: row '{r['label']}' is compared with '{c['row']}', which has no system")
-                    orids = runs_of(runs, other["system"], col["pair"])
+                    other = system_for(by_label[c["row"]], col)
+                    if other is None:
+                        raise ConfigError(f"tables.{table}: row '{r['label']}' is compared with '{c['row']}', which has no system on {col['pair']}")
+                    orids = runs_of(runs, other, col["pair"])
                     if len(orids) != len(rids):
                         raise ConfigError(f"tables.{table}: '{r['label']}' ({len(rids)} runs) and '{c['row']}' ({len(orids)} runs) "
                                           f"on {col['pair']}: seed groups compared by bootstrap need the same number of runs")
                     cell["tests"].append({"row": c["row"], "marks": c["marks"],
-                                          "file": significance_file(results, col, other["system"], r["system"])})
+                                          "file": significance_file(results, col, other, system)})
                 if spec.get("ci", False):
-                    cell["ci_file"] = significance_file(results, col, r["system"], r["system"])
+                    cell["ci_file"] = significance_file(results, col, system, system)
             cells[(r["label"], ci)] = cell
     return {"name": table, "title": spec["title"], "columns": columns, "rows": rows,
             "cells": [{"row": k[0], "column": k[1], **v} for k, v in cells.items() if v is not None],
             "paper": spec.get("paper"), "ci": spec.get("ci", False), "notes": spec.get("notes", [])}
+
+
+def system_for(row, col):
+    """The system of a row in a column: one system for the whole row, or {pair: system} when the
+    row's runs differ per pair (e.g. another batch size for one language pair); None: paper only."""
+    s = row["system"]
+    return s.get(col["pair"]) if isinstance(s, dict) else s
 
 
 def value_file(results, run_id, col):

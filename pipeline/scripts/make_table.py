@@ -15,6 +15,7 @@ import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from experiment import METRIC_NAMES, marks_for  # noqa: E402
+from experiment import system_for as experiment_system  # noqa: E402
 from table_io import write_table  # noqa: E402
 
 SCALE_NOTES = {
@@ -121,7 +122,7 @@ def main(sm):
             if paper is not None:
                 md[f"paper ({col['paper']})"] = ptext
             c = cells.get((row["label"], ci))
-            csv = {"row": row["label"], "system": row["system"] or "", "column": col["label"], "pair": col["pair"],
+            csv = {"row": row["label"], "system": (experiment_system(row, col) or ""), "column": col["label"], "pair": col["pair"],
                    "test": col["test"], "statistic": col.get("metric") or col["stat"]["key"], "paper": ptext,
                    "paper_value": "" if pvalue is None else pvalue}
             if c is None:
