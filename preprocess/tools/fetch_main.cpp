@@ -56,6 +56,7 @@ std::string parallel_group(const std::string& output) {
 int main(int argc, char** argv) {
   synmt::fetch::SourceOptions opts;
   std::vector<std::vector<std::string>> files, archive_files, manual;
+  std::vector<std::string> cache_dirs;
   bool allow_line_mismatch = false;
   return synmt::run_tool(
       "synmt-fetch", argc, argv,
@@ -64,9 +65,11 @@ int main(int argc, char** argv) {
             "Fetch corpus files: from MIRROR/RELPATH when the mirror has it, else from the download cache, else from "
             "URL; decompress or extract; verify checksums; check UTF-8 and equal line counts of parallel files.");
         app.add_option("--mirror", opts.mirror, "local mirror directory");
-        app.add_option("--cache-dir", opts.cache_dir,
+        app.add_option("--cache-dir", cache_dirs,
                        "keep downloads here as CACHE/RELPATH and reuse them (several members of one archive, several "
-                       "jobs: one download); without it downloads are removed after the run");
+                       "jobs: one download); without it downloads are removed after the run. May be repeated with "
+                       "the same directory (the pipeline gives it with each side's files)")
+            ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
         app.add_option("--file", files,
                        "RELPATH URL SHA256 OUTPUT: a plain or gzip file; SHA256 of the decompressed content, '-' "
                        "skips (repeatable)")
@@ -87,6 +90,10 @@ int main(int argc, char** argv) {
       [&]() {
         if (files.empty() && archive_files.empty()) throw synmt::ConfigError("nothing to fetch: give --file or --archive-file");
         for (const auto& m : manual) opts.manual[m[0]] = m[1];
+        for (const auto& c : cache_dirs)
+          if (c != cache_dirs.front())
+            throw synmt::ConfigError("--cache-dir given as both " + cache_dirs.front() + " and " + c);
+        if (!cache_dirs.empty()) opts.cache_dir = cache_dirs.front();
         std::vector<std::string> outputs;
         for (const auto& f : files) outputs.push_back(f[3]);
         for (const auto& f : archive_files) outputs.push_back(f[6]);
