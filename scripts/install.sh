@@ -12,6 +12,7 @@ APT_PACKAGES=(
   libopenmpi-dev openmpi-bin libhdf5-dev nlohmann-json3-dev libgtest-dev libcli11-dev
   libsentencepiece-dev mecab libmecab-dev mecab-ipadic-utf8 python3-langdetect
   libicu-dev libssl-dev zlib1g-dev libcurl4-openssl-dev   # Unicode classes, sha256, gzip, downloads
+  libarchive-dev                                         # corpus archives (tar.gz, tgz, zip)
 )
 $SUDO apt-get update -qq
 $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${APT_PACKAGES[@]}" >/dev/null

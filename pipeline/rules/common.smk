@@ -114,12 +114,23 @@ def split_sources(pair, split=None, spec=None):
 
 
 def fetch_flags(sources, lang, out):
-    """synmt-fetch --file flags that fetch every source's `lang` side into OUT.0, OUT.1, ...; the
-    rule concatenates them in order."""
-    flags = []
+    """synmt-fetch flags that fetch every source's `lang` side into OUT.0, OUT.1, ...; the rule
+    concatenates them in order. A plain file is a --file, an archive member an --archive-file; a
+    file that needs a manual download adds its --manual instruction. Downloads go to the work
+    dir's cache, so the members of one archive (both sides, every split) are downloaded once."""
+    import shlex
+
+    q = shlex.quote
+    flags, manuals = [f"--cache-dir {q(os.path.join(WORK, 'downloads'))}"], set()
     for k, (corpus, stem) in enumerate(sources):
-        mirror, url, sha = corpus_entry(corpus, f"{stem}.{lang}")
-        flags.append(f"--file {mirror} {url} {sha} {out}.{k}")
+        mirror, url, sha, archive_sum, member, fmt, manual = corpus_entry(corpus, f"{stem}.{lang}")
+        if manual and mirror not in manuals:
+            manuals.add(mirror)
+            flags.append(f"--manual {q(mirror)} {q(manual)}")
+        if member is None:
+            flags.append(f"--file {q(mirror)} {q(url)} {q(sha)} {q(f'{out}.{k}')}")
+        else:
+            flags.append(f"--archive-file {q(mirror)} {q(url)} {q(archive_sum)} {q(member)} {q(fmt)} {q(sha)} {q(f'{out}.{k}')}")
     return " ".join(flags)
 
 
@@ -186,12 +197,35 @@ for _name, _spec in LANGID_SETS.items():
 
 
 def corpus_entry(corpus, name):
-    """(mirror relpath, URL, sha256) of one corpus file."""
+    """One corpus file as synmt-fetch takes it: (mirror relpath, URL, sha256, archive checksum,
+    member, format, manual instruction). The first three are --file's RELPATH URL SHA256 for a plain
+    file; for an archive member they are the archive's path and URL and the member text's sha256,
+    and the archive's checksum, the member and its format follow (None for a plain file). Absent
+    URLs and checksums are '-'. A file that needs a manual download and is not in the mirror is
+    named once, with where to place it, while the DAG is built."""
     c = CORPORA[corpus]
     if name not in c["files"]:
         raise ValueError(f"{CORPUS_FILE[corpus]}: corpus {corpus} has no file {name}")
     e = c["files"][name]
-    return f"{c['mirror_dir']}/{e['mirror']}", f"{c['url_base']}/{e['remote']}", e["sha256"]
+    sha = e.get("sha256") or "-"
+    if "archive" not in e:
+        url = f"{c['url_base']}/{e['remote']}" if "remote" in e else "-"
+        relpath, archive_sum, member, fmt, manual = f"{c['mirror_dir']}/{e['mirror']}", None, None, None, e.get("manual")
+    else:
+        a = c.get("archives", {}).get(e["archive"])
+        if a is None:
+            raise ValueError(f"{CORPUS_FILE[corpus]}: corpus {corpus} file {name}: no archive '{e['archive']}' in its archives")
+        relpath, url, manual = f"{c['mirror_dir']}/{a['mirror']}", a.get("url") or "-", a.get("manual")
+        archive_sum = a.get("sha256") or (f"md5:{a['md5']}" if a.get("md5") else "-")
+        member, fmt = e["member"], e.get("format", "text")
+    if manual and url == "-" and not (config["mirror"] and os.path.exists(os.path.join(config["mirror"], relpath))):
+        announced = corpus_entry.__dict__.setdefault("announced", set())
+        if relpath not in announced:
+            announced.add(relpath)
+            where = os.path.join(config["mirror"], relpath) if config["mirror"] else f"MIRROR/{relpath} (config mirror is '')"
+            print(f"synmt: corpus {corpus} ({CORPUS_FILE[corpus]}) needs a manual download: {manual}; place it at {where}",
+                  file=sys.stderr)
+    return relpath, url, sha, archive_sum, member, fmt, manual
 
 
 def tokenize_input(w):

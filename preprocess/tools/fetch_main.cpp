@@ -1,110 +1,145 @@
-// synmt-fetch: bring corpus files into the work tree from a local mirror or their canonical URL,
-// decompress, verify the sha256 of the decompressed content, check UTF-8 and parallel line counts.
-#include <curl/curl.h>
+// synmt-fetch: bring corpus files into the work tree from a local mirror, a download cache or their
+// canonical URL; take members out of archives (tar, tgz, zip) and text out of SGML/XML test sets;
+// verify checksums; check UTF-8 and parallel line counts.
 #include <zlib.h>
 
+#include <algorithm>
 #include <filesystem>
-#include <fstream>
+#include <map>
 
-#include "core/atomic_file.h"
 #include "core/line_reader.h"
 #include "core/log.h"
-#include "core/sha256.h"
 #include "core/tool_main.h"
+#include "preprocess/fetch_source.h"
 
 namespace {
 
-struct FileSpec {
-  std::string relpath, url, sha256, output;
-};
+using synmt::fetch::Checksum;
+using synmt::fetch::parse_checksum;
 
-std::string download(const std::string& url, const std::string& into) {
-  std::FILE* f = std::fopen(into.c_str(), "wb");
-  if (f == nullptr) throw std::runtime_error("cannot create " + into);
-  CURL* curl = curl_easy_init();
-  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(curl, CURLOPT_WRITEDATA, f);
-  curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
-  curl_easy_setopt(curl, CURLOPT_FAILONERROR, 1L);
-  curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 30L);
-  CURLcode rc = curl_easy_perform(curl);
-  curl_easy_cleanup(curl);
-  std::fclose(f);
-  if (rc != CURLE_OK) {
-    std::remove(into.c_str());
-    throw std::runtime_error("download of " + url + " failed: " + curl_easy_strerror(rc));
-  }
-  return into;
-}
-
-// Decompresses (gzip or plain, detected by zlib) into the atomic output, hashing what is written.
-void copy_decompressed(const std::string& from, const FileSpec& spec) {
+// A plain or gzip file (zlib detects which) through ConvertedOutput, as the --file form has always
+// been read: its SHA-256 is that of the decompressed content.
+void copy_decompressed(const std::string& from, const std::string& sha256, const std::string& output) {
   gzFile in = gzopen(from.c_str(), "rb");
   if (in == nullptr) throw synmt::InputError(from, 0, "cannot open");
-  synmt::AtomicFile out(spec.output);
-  synmt::Sha256 hash;
+  synmt::fetch::ConvertedOutput out(from, {}, sha256, output);
   char buf[1 << 16];
   int n;
-  while ((n = gzread(in, buf, sizeof buf)) > 0) {
-    std::string_view chunk(buf, static_cast<std::size_t>(n));
-    hash.update(chunk);
-    out.write(chunk);
-  }
+  while ((n = gzread(in, buf, sizeof buf)) > 0) out.write(std::string_view(buf, static_cast<std::size_t>(n)));
   int err = 0;
-  const char* msg = gzerror(in, &err);
+  const std::string msg = gzerror(in, &err);
   gzclose(in);
-  if (n < 0) throw synmt::InputError(from, 0, std::string("corrupt compressed data: ") + msg);
-  std::string digest = hash.hex_digest();
-  if (!spec.sha256.empty() && digest != spec.sha256)
-    throw synmt::InputError(from, 0, "sha256 of the decompressed content is " + digest + ", expected " + spec.sha256);
+  if (n < 0) throw synmt::InputError(from, 0, "corrupt compressed data: " + msg);
   out.commit();
+}
+
+std::string member_sha256(const std::string& text) {
+  const Checksum c = parse_checksum(text);
+  if (!c.empty() && c.algorithm != "sha256")
+    throw synmt::ConfigError("the checksum of a member's text is a SHA-256, not '" + text + "'");
+  return c.hex;
+}
+
+// Outputs OUT.0, OUT.1, ... of the pipeline are the k-th sources of a concatenated split: only
+// files with the same numeric suffix are parallel (train.src.1 with train.tgt.1, not with
+// train.src.0). Outputs without one form a single group.
+std::string parallel_group(const std::string& output) {
+  const std::size_t dot = output.rfind('.');
+  if (dot == std::string::npos || dot + 1 == output.size()) return "";
+  for (std::size_t i = dot + 1; i < output.size(); ++i)
+    if (output[i] < '0' || output[i] > '9') return "";
+  return output.substr(dot);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string mirror;
-  std::vector<std::vector<std::string>> files;
+  synmt::fetch::SourceOptions opts;
+  std::vector<std::vector<std::string>> files, archive_files, manual;
+  std::vector<std::string> cache_dirs;
   bool allow_line_mismatch = false;
   return synmt::run_tool(
       "synmt-fetch", argc, argv,
       [&](CLI::App& app) {
         app.description(
-            "Fetch corpus files: from MIRROR/RELPATH when the mirror has it, else from URL; decompress; "
-            "verify sha256 (of the decompressed content; '-' skips); check UTF-8 and equal line counts.");
-        app.add_option("--mirror", mirror, "local mirror directory (e.g. ../shared/data's parent)");
-        app.add_option("--file", files, "RELPATH URL SHA256 OUTPUT (repeatable; the files of one split are parallel)")
-            ->expected(4)
-            ->required();
+            "Fetch corpus files: from MIRROR/RELPATH when the mirror has it, else from the download cache, else from "
+            "URL; decompress or extract; verify checksums; check UTF-8 and equal line counts of parallel files.");
+        app.add_option("--mirror", opts.mirror, "local mirror directory");
+        app.add_option("--cache-dir", cache_dirs,
+                       "keep downloads here as CACHE/RELPATH and reuse them (several members of one archive, several "
+                       "jobs: one download); without it downloads are removed after the run. May be repeated with "
+                       "the same directory (the pipeline gives it with each side's files)")
+            ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+        app.add_option("--file", files,
+                       "RELPATH URL SHA256 OUTPUT: a plain or gzip file; SHA256 of the decompressed content, '-' "
+                       "skips (repeatable)")
+            ->expected(4);
+        app.add_option("--archive-file", archive_files,
+                       "RELPATH URL ARCHIVE_CHECKSUM MEMBER FORMAT SHA256 OUTPUT: MEMBER of the archive RELPATH (tar, "
+                       "tgz, zip; detected from the content), converted by FORMAT: text | sgml (the text of each <seg>) "
+                       "| tags (WIT3 train.tags, as fairseq's prepare-iwslt14.sh) | field:N (the N-th ' ||| ' field; "
+                       "negative from the end). ARCHIVE_CHECKSUM: sha256 hex, md5:HEX or '-'; SHA256: of the converted "
+                       "text or '-' (repeatable)")
+            ->expected(7);
+        app.add_option("--manual", manual,
+                       "RELPATH TEXT: RELPATH cannot be downloaded (licence, registration); errors about it say TEXT "
+                       "(repeatable)")
+            ->expected(2);
         app.add_flag("--allow-line-mismatch", allow_line_mismatch, "do not require equal line counts");
       },
       [&]() {
-        std::vector<std::size_t> line_counts;
-        for (const auto& f : files) {
-          FileSpec spec{f[0], f[1], f[2] == "-" ? "" : f[2], f[3]};
-          std::string local = mirror.empty() ? "" : mirror + "/" + spec.relpath;
-          std::string source;
-          if (!local.empty() && std::filesystem::exists(local)) {
-            source = local;
-            synmt::log_info("fetch: " + spec.relpath + " from mirror " + local);
-          } else {
-            synmt::log_info("fetch: " + spec.relpath + " from " + spec.url);
-            source = download(spec.url, spec.output + ".download");
-          }
-          copy_decompressed(source, spec);
-          if (source != local) std::remove(source.c_str());
+        if (files.empty() && archive_files.empty()) throw synmt::ConfigError("nothing to fetch: give --file or --archive-file");
+        for (const auto& m : manual) opts.manual[m[0]] = m[1];
+        for (const auto& c : cache_dirs)
+          if (c != cache_dirs.front())
+            throw synmt::ConfigError("--cache-dir given as both " + cache_dirs.front() + " and " + c);
+        if (!cache_dirs.empty()) opts.cache_dir = cache_dirs.front();
+        std::vector<std::string> outputs;
+        for (const auto& f : files) outputs.push_back(f[3]);
+        for (const auto& f : archive_files) outputs.push_back(f[6]);
+        opts.scratch_dir = std::filesystem::path(outputs.front()).parent_path().string();
+        if (opts.scratch_dir.empty()) opts.scratch_dir = ".";
+
+        // formats and checksums are checked before anything is downloaded
+        std::vector<Checksum> archive_sums;
+        std::vector<synmt::fetch::MemberRequest> requests;
+        for (const auto& f : archive_files) {
+          archive_sums.push_back(parse_checksum(f[2]));
+          requests.push_back({f[3], synmt::fetch::parse_format(f[4]), member_sha256(f[5]), f[6]});
+        }
+        std::vector<std::string> file_sums;
+        for (const auto& f : files) file_sums.push_back(member_sha256(f[2]));
+
+        synmt::fetch::Sources sources(opts);
+        for (std::size_t i = 0; i < files.size(); ++i)
+          copy_decompressed(sources.get(files[i][0], files[i][1], {}), file_sums[i], files[i][3]);
+        // one pass over each archive for all of its members
+        std::vector<std::pair<std::string, std::vector<synmt::fetch::MemberRequest>>> by_archive;
+        for (std::size_t i = 0; i < archive_files.size(); ++i) {
+          const std::string& path = sources.get(archive_files[i][0], archive_files[i][1], archive_sums[i]);
+          auto it = std::find_if(by_archive.begin(), by_archive.end(), [&](const auto& p) { return p.first == path; });
+          if (it == by_archive.end()) it = by_archive.insert(by_archive.end(), {path, {}});
+          it->second.push_back(requests[i]);
+        }
+        for (const auto& [path, reqs] : by_archive) {
+          synmt::log_info("fetch: " + std::to_string(reqs.size()) + " member(s) of " + path);
+          synmt::fetch::extract_members(path, reqs);
+        }
+
+        std::map<std::string, std::pair<std::string, std::size_t>> first_of_group;  // group -> (output, lines)
+        for (const auto& out : outputs) {
           synmt::LineReaderOptions ro;
           ro.strip_cr = false;
-          synmt::LineReader reader(spec.output, ro);  // UTF-8 check with line numbers
+          synmt::LineReader reader(out, ro);  // UTF-8 check with line numbers
           std::string line;
           while (reader.next(line)) {}
-          line_counts.push_back(reader.line_number());
+          const std::size_t n = reader.line_number();
+          auto [it, first] = first_of_group.emplace(parallel_group(out), std::make_pair(out, n));
+          if (!first && n != it->second.second && !allow_line_mismatch)
+            throw synmt::InputError(out, n,
+                                    "parallel files differ in length: " + std::to_string(n) + " lines vs " +
+                                        std::to_string(it->second.second) + " in " + it->second.first);
         }
-        for (std::size_t i = 1; i < line_counts.size() && !allow_line_mismatch; ++i)
-          if (line_counts[i] != line_counts[0])
-            throw synmt::InputError(files[i][3], line_counts[i],
-                                    "parallel files differ in length: " + std::to_string(line_counts[i]) + " lines vs " +
-                                        std::to_string(line_counts[0]) + " in " + files[0][3]);
         return 0;
       });
 }

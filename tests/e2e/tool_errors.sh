@@ -47,7 +47,7 @@ printf '#version: 0.2\na b\nc d e\n' > "$T/codes.bad"
 expect_fail "bpe: malformed codes line" "codes.bad:3: invalid BPE codes line" \
   bash -c "'$BIN/synmt-bpe' apply -c '$T/codes.bad' < '$T/three.en'"
 expect_fail "fetch: sha256 mismatch" "sha256 of the decompressed content" \
-  "$BIN/synmt-fetch" --file three.en http://127.0.0.1:9/none 0000 "$T/f.out" --mirror "$T"
+  "$BIN/synmt-fetch" --file three.en http://127.0.0.1:9/none "$(printf "%064d" 0)" "$T/f.out" --mirror "$T"
 expect_fail "fetch: parallel files differ" "parallel files differ in length" \
   "$BIN/synmt-fetch" --mirror "$T" --file three.en http://127.0.0.1:9/x - "$T/f1" --file two.de http://127.0.0.1:9/y - "$T/f2"
 expect_fail "score: hypothesis/reference line mismatch" "two.de: reference has 2 lines" \
