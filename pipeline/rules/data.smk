@@ -304,15 +304,15 @@ rule fetch_langid_set:
     params:
         bin=BIN,
         mirror=config["mirror"],
-        src=lambda w: corpus_entry(LANGID_SETS[w.lset]["corpus"], f"{LANGID_SETS[w.lset]['stem']}.{LANGID_SETS[w.lset]['src']}"),
-        tgt=lambda w: corpus_entry(LANGID_SETS[w.lset]["corpus"], f"{LANGID_SETS[w.lset]['stem']}.{LANGID_SETS[w.lset]['tgt']}"),
+        src=lambda w, output: fetch_flags([(LANGID_SETS[w.lset]["corpus"], LANGID_SETS[w.lset]["stem"])], LANGID_SETS[w.lset]["src"], output.src),
+        tgt=lambda w, output: fetch_flags([(LANGID_SETS[w.lset]["corpus"], LANGID_SETS[w.lset]["stem"])], LANGID_SETS[w.lset]["tgt"], output.tgt),
     log:
         f"{WORK}/logs/fetch/langid_set.{{lset}}.log",
     benchmark:
         f"{WORK}/benchmarks/fetch/langid_set.{{lset}}.tsv"
     shell:
-        "{params.bin}/synmt-fetch --mirror '{params.mirror}' --file {params.src[0]} {params.src[1]} {params.src[2]} {output.src}"
-        " --file {params.tgt[0]} {params.tgt[1]} {params.tgt[2]} {output.tgt} 2> {log}"
+        "({params.bin}/synmt-fetch --mirror '{params.mirror}' {params.src} {params.tgt}"
+        " && mv {output.src}.0 {output.src} && mv {output.tgt}.0 {output.tgt}) 2> {log}"
 
 
 rule langid_set:

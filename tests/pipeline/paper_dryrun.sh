@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Every paper-scale experiment file dry-runs with the SLURM profile and schedules one training job
+# for every run of every system its tables use.  Usage: paper_dryrun.sh VENV
+set -euo pipefail
+VENV=$1
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+export USER=${USER:-$(id -un)}
+passed=0
+for cfg in pipeline/config/experiments/*.paper.yaml; do
+  name=$(basename "$cfg" .yaml)
+  "$VENV/bin/snakemake" -n --profile cluster/slurm --configfile "$cfg" \
+    --config "work_dir=$T/$name/work" "results_dir=$T/$name/results" > "$T/$name.txt" 2>&1 \
+    || { tail -30 "$T/$name.txt"; echo "$name: dry run with the SLURM profile failed"; exit 1; }
+  "$VENV/bin/python" - "$cfg" "$T/$name.txt" "$T/$name/results" <<'PY'
+import re, sys, yaml
+sys.path.insert(0, "pipeline/scripts")
+import experiment
+base = yaml.safe_load(open("pipeline/config/config.yaml"))
+exp = yaml.safe_load(open(sys.argv[1]))
+dry = open(sys.argv[2]).read()
+results = sys.argv[3]
+runs = experiment.expand_systems(exp["systems"], exp["pairs"])
+used = set()
+for t in exp["experiment"]["tables"]:
+    for cell in experiment.resolve_table(t, exp["tables"][t], runs, exp["pairs"], results)["cells"]:
+        used |= {r for r in cell["runs"] if "ensemble" not in runs[r]}
+trained = set(re.findall(r"results/systems/([^/\s]+)/best\.pt", " ".join(l for l in dry.splitlines() if "output:" in l)))
+missing = sorted(used - trained)
+assert not missing, f"{sys.argv[1]}: no training job for {missing[:5]}"
+n_jobs = int(re.search(r"^train\s+(\d+)$", dry, re.M).group(1))
+assert n_jobs >= len(used), (n_jobs, len(used))
+print(f"{sys.argv[1]}: {len(used)} training runs scheduled, every table row has its runs")
+PY
+  passed=$((passed + 1))
+done
+echo "$passed passed, 0 failed"
