@@ -189,14 +189,36 @@ def vocab_path(pair, side):
     return f"{WORK}/{pair}/vocab.{side}"
 
 
-def train_launcher(system):
-    """'' for one process; the MPI launcher with -n N for N data-parallel ranks. Running as root
-    (containers, CI) needs Open MPI's explicit consent."""
-    ranks = SYSTEMS[system].get("ranks", 1)
+def system_ranks(system):
+    return SYSTEMS[system].get("ranks", 1)
+
+
+def train_resource(system, key):
+    """systems.<name>.resources.<key>, else its default (gpus_per_rank: 1 when the system trains on CUDA)."""
+    defaults = {
+        "mem_mb_per_rank": 4000,
+        "runtime_min": 24 * 60,
+        "gpus_per_rank": 1 if train_uses_gpu(system) else 0,
+    }
+    return SYSTEMS[system].get("resources", {}).get(key, defaults[key])
+
+
+def rank_threads(system, threads):
+    """LibTorch threads of each rank: the job's threads shared by its ranks."""
+    return max(1, threads // system_ranks(system))
+
+
+def train_launcher(system, resources):
+    """'' for one rank; for N ranks the command that starts them, '-n N' appended: the job's
+    `mpi_launcher` resource when a profile sets one (cluster/slurm: srun), else the config's
+    mpi_launcher, else `mpirun --oversubscribe`. A resource, not a config key: a user's own
+    `--config k=v` replaces a profile's whole `config:` list but leaves its resources alone.
+    Running mpirun as root (containers, CI) needs Open MPI's explicit consent."""
+    ranks = system_ranks(system)
     if ranks == 1:
         return ""
-    launcher = config.get("mpi_launcher", "mpirun --oversubscribe")
-    if launcher.startswith("mpirun") and os.geteuid() == 0:
+    launcher = str(resources.get("mpi_launcher") or config.get("mpi_launcher", "mpirun --oversubscribe"))
+    if launcher.split()[0].endswith("mpirun") and os.geteuid() == 0:
         launcher += " --allow-run-as-root"
     return f"{launcher} -n {ranks} "
 
