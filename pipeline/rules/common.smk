@@ -208,16 +208,22 @@ def rank_threads(system, threads):
     return max(1, threads // system_ranks(system))
 
 
-def train_launcher(system, resources):
-    """'' for one rank; for N ranks the command that starts them, '-n N' appended: the job's
-    `mpi_launcher` resource when a profile sets one (cluster/slurm: srun), else the config's
-    mpi_launcher, else `mpirun --oversubscribe`. A resource, not a config key: a user's own
-    `--config k=v` replaces a profile's whole `config:` list but leaves its resources alone.
-    Running mpirun as root (containers, CI) needs Open MPI's explicit consent."""
+def train_launcher(system, resources, threads):
+    """The command that starts the trainer's ranks, '-n N' appended. A cluster profile sets the
+    `mpi_launcher` resource (cluster/slurm: srun ...): then every training job, one rank included,
+    starts through it, so that each rank is a task of the scheduler and gets its signals
+    (preemption, time limit); "{cpus_per_task}" in it becomes the rank's CPU count. Without one:
+    nothing for one rank, else the config's mpi_launcher (default mpirun --oversubscribe). A
+    resource, not a config key: a user's own `--config k=v` replaces a profile's whole `config:`
+    list but leaves its resources alone. mpirun as root (containers, CI) needs explicit consent."""
     ranks = system_ranks(system)
-    if ranks == 1:
+    launcher = resources.get("mpi_launcher")
+    if launcher:
+        launcher = str(launcher).replace("{cpus_per_task}", str(rank_threads(system, threads)))
+    elif ranks == 1:
         return ""
-    launcher = str(resources.get("mpi_launcher") or config.get("mpi_launcher", "mpirun --oversubscribe"))
+    else:
+        launcher = config.get("mpi_launcher", "mpirun --oversubscribe")
     if launcher.split()[0].endswith("mpirun") and os.geteuid() == 0:
         launcher += " --allow-run-as-root"
     return f"{launcher} -n {ranks} "

@@ -34,7 +34,7 @@ rule train:
     params:
         bin=BIN,
         out_dir=lambda w: f"{RESULTS}/systems/{w.system}",
-        launch=lambda w, resources: train_launcher(w.system, resources),
+        launch=lambda w, resources, threads: train_launcher(w.system, resources, threads),
         rank_threads=lambda w, threads: rank_threads(w.system, threads),
     threads: config["threads"]
     resources:

@@ -3,9 +3,10 @@
 # the pipeline with --profile cluster/slurm, every job through sbatch, and
 #  a. a 2-rank training job that starts its ranks through srun inside its allocation (2 tasks x
 #     1 CPU; the run passes --config on the command line, which must not bring mpirun back);
-#  b. a 2-rank training job requeued mid-run (scontrol requeue, as preemption does) resumes from
-#     its saved state and ends with best.pt and last.pt byte-identical to an uninterrupted run of
-#     the same configuration, and the same loss at every update;
+#  b. training jobs requeued mid-run (scontrol requeue, as preemption does), one with 2 ranks and
+#     one with 1, resume from the state they saved on SIGTERM and end with best.pt and last.pt
+#     byte-identical to an uninterrupted run of the same configuration, and the same loss at every
+#     update;
 #  c. a job that fails (a training config with an unknown key) is reported by Snakemake with its
 #     log file's path.
 # Needs root (installs and starts SLURM); brings the cluster down on exit. Every wait is bounded.
@@ -14,13 +15,16 @@
 # Prints timings and 'N passed, N failed'.
 set -uo pipefail
 
-# --- the run: configuration files (merged in this order), targets under results_dir, and the
-# systems the checks look at (two identical 2-rank systems; the second is requeued) ---
+# --- the run: configuration files (merged in this order) and targets under results_dir. The
+# checks need the systems of tests/cluster/slurm_config.yaml (keep it in CONFIGS, last, when the
+# run becomes a paper's smoke experiment, or move those systems there): twins reference:requeued
+# with one configuration each; the second of each pair is requeued after its first validation ---
 CONFIGS=(pipeline/config/config.yaml tests/cluster/slurm_config.yaml)
-TARGETS=(tables/slurm.md)            # relative to results_dir
-RANKS_SYSTEM=rnn_ranks2              # 2 ranks, runs uninterrupted
-REQUEUE_SYSTEM=rnn_requeued          # same config as RANKS_SYSTEM; requeued after its first validation
-FAIL_PAIR=multi30k_en_de             # a pair of the run: the failing system trains on it
+TARGETS=(tables/slurm.md systems/rnn_one/summary.json systems/rnn_one_requeued/summary.json)
+TWINS=(rnn_ranks2:rnn_requeued rnn_one:rnn_one_requeued)
+RANKS_SYSTEM=rnn_ranks2              # trains on 2 ranks
+ONE_RANK_SYSTEM=rnn_one              # trains on 1 rank (2 threads)
+FAIL_PAIR=multi30k_en_de             # a pair of the run: a failing system trains on it
 # ---
 
 VENV=${1:-.venv}
@@ -89,20 +93,23 @@ slurm_id() {  # system -> SLURM job id of its train job, from Snakemake's output
   grep -o "SLURM jobid [0-9]* (log: [^)]*/rule_train/$1/" "$T/snakemake.log" | head -1 | awk '{print $3}'
 }
 
-# 3. part b: requeue the training job once it has validated (best.pt written) and is still training
-S=$R/systems/$REQUEUE_SYSTEM
-J_RQ=""
-requeued=no
-while alive && [ "$(date +%s)" -lt "$run_deadline" ]; do
-  J_RQ=$(slurm_id "$REQUEUE_SYSTEM")
-  if [ -n "$J_RQ" ] && [ "$(squeue -h -j "$J_RQ" -o %T 2>/dev/null)" = RUNNING ] \
-    && grep -q '"type":"valid"' "$S/metrics.jsonl" 2>/dev/null; then
-    if [ -e "$S/summary.json" ]; then break; fi  # too late: it finished
+# 3. part b: requeue each twin's training job once it has validated (best.pt written) and is
+# still training
+declare -A requeued_job=()
+n_twins=${#TWINS[@]}
+while alive && [ "$(date +%s)" -lt "$run_deadline" ] && [ "${#requeued_job[@]}" -lt "$n_twins" ]; do
+  for twin in "${TWINS[@]}"; do
+    sys=${twin#*:}
+    [ -n "${requeued_job[$sys]:-}" ] && continue
+    S=$R/systems/$sys
+    j=$(slurm_id "$sys")
+    [ -n "$j" ] && [ "$(squeue -h -j "$j" -o %T 2>/dev/null)" = RUNNING ] || continue
+    grep -q '"type":"valid"' "$S/metrics.jsonl" 2>/dev/null || continue
+    if [ -e "$S/summary.json" ]; then requeued_job[$sys]=late; continue; fi  # it finished first
     step=$(grep -c '"type":"train"' "$S/metrics.jsonl")
-    scontrol requeue "$J_RQ" && requeued=yes
-    echo "requeued job $J_RQ ($REQUEUE_SYSTEM) after update $step, $(($(ms) - t_smoke)) ms into the run"
-    break
-  fi
+    scontrol requeue "$j" && requeued_job[$sys]=$j
+    echo "requeued job $j ($sys) after update $step, $(($(ms) - t_smoke)) ms into the run"
+  done
   sleep 0.2
 done
 t_requeue=$(ms)
@@ -145,8 +152,9 @@ if echo "$job" | grep -q "NumTasks=2 CPUs/Task=1" && echo "$job" | grep -q "JobS
 else
   fail "$RANKS_SYSTEM: job $J: $(echo "$job" | grep -oE 'JobState=[A-Z_]+|NumTasks=[0-9]+|CPUs/Task=[0-9]+|Reason=[A-Za-z]+' | paste -sd' ')"
 fi
-if grep -q "^Shell command: srun --kill-on-bad-exit=1 -n 2 .*synmt-train" "$L" 2>/dev/null && ! grep -q mpirun "$L"; then
-  pass "$RANKS_SYSTEM: ranks started with 'srun --kill-on-bad-exit=1 -n 2' (SLURM job log)"
+if grep -q "^Shell command: srun --overlap --kill-on-bad-exit=1 --cpus-per-task=1 -n 2 .*synmt-train" "$L" 2>/dev/null \
+  && ! grep -q mpirun "$L"; then
+  pass "$RANKS_SYSTEM: ranks started by 'srun ... --cpus-per-task=1 -n 2' (SLURM job log)"
 else
   fail "$RANKS_SYSTEM: launcher: $(grep -m1 '^Shell command' "$L" 2>/dev/null | cut -c1-120)"
 fi
@@ -160,30 +168,48 @@ fi
 grep -q '"ranks": 2' "$R/systems/$RANKS_SYSTEM/summary.json" 2>/dev/null \
   && pass "$RANKS_SYSTEM: the trainer's summary says ranks 2" || fail "$RANKS_SYSTEM: summary.json lacks ranks 2"
 
-# b. the requeued job resumed and ended where the uninterrupted run ended
-if [ "$requeued" = yes ]; then
-  job=$(scontrol show job "$J_RQ" 2>/dev/null)
+# a'. the 1-rank job: 1 task x 2 CPUs, its trainer a task of an srun step inside the job
+J=$(slurm_id "$ONE_RANK_SYSTEM")
+L=$(grep -o "(log: [^)]*/rule_train/$ONE_RANK_SYSTEM/[0-9]*\.log)" "$T/snakemake.log" | head -1 | sed 's/^(log: //; s/)$//')
+job=$(scontrol show job "$J" 2>/dev/null)
+if echo "$job" | grep -q "NumTasks=1 CPUs/Task=2" && echo "$job" | grep -q "JobState=COMPLETED" \
+  && grep -q "^Shell command: srun --overlap --kill-on-bad-exit=1 --cpus-per-task=2 -n 1 .*synmt-train" "$L" 2>/dev/null \
+  && grep -q "launch task StepId=$J.1 " /var/log/slurm/slurmd.log; then
+  pass "$ONE_RANK_SYSTEM: job $J, 1 task x 2 CPUs, trainer started as step $J.1 by srun --cpus-per-task=2 -n 1"
+else
+  fail "$ONE_RANK_SYSTEM: job $J: $(echo "$job" | grep -oE 'JobState=[A-Z_]+|NumTasks=[0-9]+|CPUs/Task=[0-9]+' | paste -sd' '); $(grep -m1 '^Shell command' "$L" 2>/dev/null | cut -c1-100)"
+fi
+
+# b. the requeued jobs resumed and ended where their uninterrupted twins ended
+losses() { grep -o '"loss":[^,]*,' "$1" | grep -n .; }
+for twin in "${TWINS[@]}"; do
+  ref=${twin%:*}
+  sys=${twin#*:}
+  S=$R/systems/$sys
+  j=${requeued_job[$sys]:-}
+  if [ -z "$j" ] || [ "$j" = late ]; then
+    fail "$sys: never requeued (its training was not seen between its first validation and its end)"
+    continue
+  fi
+  job=$(scontrol show job "$j" 2>/dev/null)
   if echo "$job" | grep -q "Restarts=1" && echo "$job" | grep -q "JobState=COMPLETED"; then
-    pass "$REQUEUE_SYSTEM: job $J_RQ requeued once (Restarts=1), then COMPLETED"
+    pass "$sys: job $j requeued once (Restarts=1), then COMPLETED"
   else
-    fail "$REQUEUE_SYSTEM: job $J_RQ $(echo "$job" | grep -oE 'JobState=[A-Z_]+|Restarts=[0-9]+' | paste -sd' ')"
+    fail "$sys: job $j $(echo "$job" | grep -oE 'JobState=[A-Z_]+|Restarts=[0-9]+' | paste -sd' ')"
   fi
   resumed=$(grep -m1 "resuming at epoch" "$S/train.log" 2>/dev/null | sed 's/.*resuming/resuming/')
-  if echo "$resumed" | grep -q "update [1-9]"; then pass "$REQUEUE_SYSTEM: $resumed"
-  else fail "$REQUEUE_SYSTEM: the rerun did not resume ($(grep -m1 -E 'resum|scratch' "$S/train.log" 2>/dev/null))"; fi
+  if echo "$resumed" | grep -q "update [1-9]"; then pass "$sys: $resumed"
+  else fail "$sys: the rerun did not resume ($(grep -m1 -E 'resum|scratch' "$S/train.log" 2>/dev/null))"; fi
   for f in best.pt last.pt; do
-    if cmp -s "$R/systems/$RANKS_SYSTEM/$f" "$S/$f"; then pass "$REQUEUE_SYSTEM: $f byte-identical to $RANKS_SYSTEM's"
-    else fail "$REQUEUE_SYSTEM: $f differs from $RANKS_SYSTEM's (or is missing)"; fi
+    if [ -s "$S/$f" ] && cmp -s "$R/systems/$ref/$f" "$S/$f"; then pass "$sys: $f byte-identical to $ref's"
+    else fail "$sys: $f differs from $ref's (or is missing)"; fi
   done
-  losses() { grep -o '"loss":[^,]*,' "$1" | grep -n .; }
-  if [ -s "$S/metrics.jsonl" ] && diff <(losses "$R/systems/$RANKS_SYSTEM/metrics.jsonl") <(losses "$S/metrics.jsonl") > "$T/loss.diff"; then
-    pass "$REQUEUE_SYSTEM: the same loss at all $(losses "$S/metrics.jsonl" | wc -l) logged updates"
+  if [ -s "$S/metrics.jsonl" ] && diff <(losses "$R/systems/$ref/metrics.jsonl") <(losses "$S/metrics.jsonl") > "$T/loss.diff"; then
+    pass "$sys: the same loss as $ref at all $(losses "$S/metrics.jsonl" | wc -l) logged updates"
   else
-    fail "$REQUEUE_SYSTEM: losses differ: $(head -4 "$T/loss.diff" | paste -sd' ')"
+    fail "$sys: losses differ from $ref's: $(head -4 "$T/loss.diff" | paste -sd' ')"
   fi
-else
-  fail "$REQUEUE_SYSTEM: never requeued (training not seen between its first validation and its end)"
-fi
+done
 
 # c. the failing job: Snakemake says so, with the rule's log file
 FL=$R/systems/slurm_fails/train.log
@@ -200,7 +226,7 @@ n_err=$(grep -c "^Error in rule" "$T/snakemake.log")
 
 t_end=$(ms)
 echo "timings: slurm-up $((t_up - t_start)) ms, smoke $((t_smoke - t_up)) ms, pipeline run $((t_run - t_smoke)) ms" \
-  "(requeue at $((t_requeue - t_smoke)) ms), checks $((t_end - t_run)) ms, total $((t_end - t_start)) ms before slurm-down"
+  "(requeues done at $((t_requeue - t_smoke)) ms), checks $((t_end - t_run)) ms, total $((t_end - t_start)) ms before slurm-down"
 if [ "$failed" != 0 ]; then
   echo "--- snakemake output (last 40 lines)"; tail -40 "$T/snakemake.log"
 fi
