@@ -147,7 +147,8 @@ done
 J=$(slurm_id "$RANKS_SYSTEM")
 L=$(grep -o "(log: [^)]*/rule_train/$RANKS_SYSTEM/[0-9]*\.log)" "$T/snakemake.log" | head -1 | sed 's/^(log: //; s/)$//')
 job=$(scontrol show job "$J" 2>/dev/null)
-if echo "$job" | grep -q "NumTasks=2 CPUs/Task=1" && echo "$job" | grep -q "JobState=COMPLETED"; then
+if echo "$job" | grep -q "NumTasks=2 CPUs/Task=1" && echo "$job" | grep -q "TRES=cpu=2,mem=2000M," \
+  && echo "$job" | grep -q "JobState=COMPLETED"; then
   pass "$RANKS_SYSTEM: job $J asked for 2 tasks x 1 CPU ($(echo "$job" | grep -o 'TRES=[^ ]*')) and completed"
 else
   fail "$RANKS_SYSTEM: job $J: $(echo "$job" | grep -oE 'JobState=[A-Z_]+|NumTasks=[0-9]+|CPUs/Task=[0-9]+|Reason=[A-Za-z]+' | paste -sd' ')"
