@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # slurm-down.sh — stop the cluster cluster/ci/slurm-up.sh started: cancel every job, kill what
 # jobs left behind, stop slurmd, slurmctld and munged by their pid files (never by process name),
-# remove SLURM's empty cgroup directories. Safe to run when nothing is running. Always exits 0.
+# remove SLURM's empty cgroup directories and the configuration slurm-up.sh wrote. Safe to run when
+# nothing is running. Always exits 0.
 set -u
 if [ -s /run/slurmctld.pid ] && kill -0 "$(cat /run/slurmctld.pid)" 2>/dev/null; then
   scancel --user="$(id -un)" 2>/dev/null || true
@@ -18,6 +19,10 @@ for pf in /run/slurmd.pid /run/slurmctld.pid /run/munge/munged.pid; do
   for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
 done
 rm -f /run/slurmd.pid /run/slurmctld.pid
+# Without slurm.conf the SLURM commands fail at once; with it and no controller, `scontrol show
+# config` retries for ~10 s, and the Snakemake SLURM plugin runs it whenever Snakemake starts (even
+# with the local profile), so every later snakemake call on this machine would wait 10 s.
+rm -f /etc/slurm/slurm.conf /etc/slurm/cgroup.conf
 for d in /sys/fs/cgroup/*/slurm_*; do
   [ -d "$d" ] && find "$d" -depth -type d -exec rmdir {} \; 2>/dev/null
 done

@@ -32,6 +32,7 @@ BUILD=${2:-build}
 BIN=$(cd "$BUILD/bin" && pwd)
 SNAKEMAKE=$VENV/bin/snakemake
 RUN_TIMEOUT=${SLURM_E2E_RUN_TIMEOUT:-360}  # seconds for the whole pipeline run
+BUDGET_S=480                                # issue #13: SLURM bring-up plus its tests <= 8 min
 ms() { echo $(($(date +%s%N) / 1000000)); }
 t_start=$(ms)
 if [ "$(id -u)" != 0 ]; then echo "slurm_e2e: needs root (it starts a SLURM cluster)"; exit 1; fi
@@ -53,12 +54,12 @@ pass() { echo "PASS: $*"; passed=$((passed + 1)); }
 fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
 
 # 1. the cluster
-if ! timeout 300 bash cluster/ci/slurm-up.sh > "$T/slurm-up.log" 2>&1; then
+if ! timeout 180 bash cluster/ci/slurm-up.sh > "$T/slurm-up.log" 2>&1; then
   echo "slurm-up.sh failed:"; tail -20 "$T/slurm-up.log"; exit 1
 fi
 tail -1 "$T/slurm-up.log"
 t_up=$(ms)
-if ! timeout 120 bash cluster/ci/slurm-smoke.sh > "$T/smoke.log" 2>&1; then
+if ! timeout 60 bash cluster/ci/slurm-smoke.sh > "$T/smoke.log" 2>&1; then
   echo "the cluster does not take work:"; cat "$T/smoke.log"; exit 1
 fi
 tail -1 "$T/smoke.log" | sed 's/^/slurm-smoke: /'
@@ -226,6 +227,9 @@ n_err=$(grep -c "^Error in rule" "$T/snakemake.log")
 [ "$n_err" = 1 ] && pass "no other job failed" || fail "$n_err jobs failed"
 
 t_end=$(ms)
+took=$(((t_end - t_start) / 1000))
+[ "$took" -le "$BUDGET_S" ] && pass "bring-up and tests took $took s (budget $BUDGET_S s)" \
+  || fail "bring-up and tests took $took s, over the $BUDGET_S s budget"
 echo "timings: slurm-up $((t_up - t_start)) ms, smoke $((t_smoke - t_up)) ms, pipeline run $((t_run - t_smoke)) ms" \
   "(requeues done at $((t_requeue - t_smoke)) ms), checks $((t_end - t_run)) ms, total $((t_end - t_start)) ms before slurm-down"
 if [ "$failed" != 0 ]; then
