@@ -41,8 +41,15 @@ if [ "$(id -u)" != 0 ]; then echo "slurm_e2e: needs root (it starts a SLURM clus
 
 T=$(mktemp -d /tmp/slurm_e2e.XXXXXX)
 SM_PID=""
+stop_snakemake() {  # SIGTERM (Snakemake then waits for running jobs), SIGKILL 5 s later
+  [ -n "$SM_PID" ] || return 0
+  kill "$SM_PID" 2>/dev/null
+  for _ in $(seq 1 20); do kill -0 "$SM_PID" 2>/dev/null || break; sleep 0.25; done
+  kill -9 "$SM_PID" 2>/dev/null
+  SM_PID=""
+}
 cleanup() {
-  [ -n "$SM_PID" ] && kill "$SM_PID" 2>/dev/null
+  stop_snakemake
   bash cluster/ci/slurm-down.sh
   rm -rf "$T"
 }
@@ -117,10 +124,10 @@ t_requeue=$(ms)
 while alive && [ "$(date +%s)" -lt "$run_deadline" ]; do sleep 0.5; done
 if alive; then
   fail "the pipeline run did not end within $RUN_TIMEOUT s"
-  kill "$SM_PID"; sleep 2; kill -9 "$SM_PID" 2>/dev/null
+  stop_snakemake
 fi
-wait "$SM_PID"
-rc=$?
+rc=1
+[ -n "$SM_PID" ] && { wait "$SM_PID"; rc=$?; }
 SM_PID=""
 t_run=$(ms)
 echo "snakemake exited $rc; its output ends:"
