@@ -295,14 +295,42 @@ def vocab_path(pair, side):
     return f"{WORK}/{pair}/vocab.{side}"
 
 
-def train_launcher(system):
-    """'' for one process; the MPI launcher with -n N for N data-parallel ranks. Running as root
-    (containers, CI) needs Open MPI's explicit consent."""
-    ranks = SYSTEMS[system].get("ranks", 1)
-    if ranks == 1:
+def system_ranks(system):
+    return SYSTEMS[system].get("ranks", 1)
+
+
+def train_resource(system, key):
+    """systems.<name>.resources.<key>, else its default (gpus_per_rank: 1 when the system trains on CUDA)."""
+    defaults = {
+        "mem_mb_per_rank": 4000,
+        "runtime_min": 24 * 60,
+        "gpus_per_rank": 1 if train_uses_gpu(system) else 0,
+    }
+    return SYSTEMS[system].get("resources", {}).get(key, defaults[key])
+
+
+def rank_threads(system, threads):
+    """LibTorch threads of each rank: the job's threads shared by its ranks."""
+    return max(1, threads // system_ranks(system))
+
+
+def train_launcher(system, resources, threads):
+    """The command that starts the trainer's ranks, '-n N' appended. A cluster profile sets the
+    `mpi_launcher` resource (cluster/slurm: srun ...): then every training job, one rank included,
+    starts through it, so that each rank is a task of the scheduler and gets its signals
+    (preemption, time limit); "{cpus_per_task}" in it becomes the rank's CPU count. Without one:
+    nothing for one rank, else the config's mpi_launcher (default mpirun --oversubscribe). A
+    resource, not a config key: a user's own `--config k=v` replaces a profile's whole `config:`
+    list but leaves its resources alone. mpirun as root (containers, CI) needs explicit consent."""
+    ranks = system_ranks(system)
+    launcher = resources.get("mpi_launcher")
+    if launcher:
+        launcher = str(launcher).replace("{cpus_per_task}", str(rank_threads(system, threads)))
+    elif ranks == 1:
         return ""
-    launcher = config.get("mpi_launcher", "mpirun --oversubscribe")
-    if launcher.startswith("mpirun") and os.geteuid() == 0:
+    else:
+        launcher = config.get("mpi_launcher", "mpirun --oversubscribe")
+    if launcher.split()[0].endswith("mpirun") and os.geteuid() == 0:
         launcher += " --allow-run-as-root"
     return f"{launcher} -n {ranks} "
 

@@ -1,6 +1,11 @@
 # Training: one run directory per system. The JSON config is written from the system's
 # config section; synmt-train rejects keys it does not know. --resume: a job requeued after
 # preemption (SIGTERM -> state.pt, exit 143) continues where it stopped.
+#
+# Resources are plain and cluster-neutral: tasks = ranks, cpus_per_task = threads per rank,
+# mem_mb, runtime (minutes), gpu; a multi-rank job also carries `mpi` (it starts its own ranks).
+# Per-system values come from systems.<name>.resources; a profile maps all of them to its
+# scheduler (cluster/slurm/config.yaml for SLURM, docs/cluster.md). Helpers: common.smk.
 
 
 rule train_config:
@@ -29,14 +34,19 @@ rule train:
     params:
         bin=BIN,
         out_dir=lambda w: f"{RESULTS}/systems/{w.system}",
-        launch=lambda w: train_launcher(w.system),
-        rank_threads=lambda w, threads: max(1, threads // SYSTEMS[w.system].get("ranks", 1)),
+        launch=lambda w, resources, threads: train_launcher(w.system, resources, threads),
+        rank_threads=lambda w, threads: rank_threads(w.system, threads),
     threads: config["threads"]
     resources:
-        runtime=24 * 60,
-        tasks=lambda w: SYSTEMS[w.system].get("ranks", 1),
-        # one GPU per rank when train.device is cuda (the SLURM executor turns this into --gpus)
-        gpu=lambda w: SYSTEMS[w.system].get("ranks", 1) if train_uses_gpu(w.system) else 0,
+        runtime=lambda w: train_resource(w.system, "runtime_min"),
+        tasks=lambda w: system_ranks(w.system),
+        cpus_per_task=lambda w, threads: rank_threads(w.system, threads),
+        mem_mb=lambda w: system_ranks(w.system) * train_resource(w.system, "mem_mb_per_rank"),
+        # GPUs of the whole job (the SLURM executor turns this into --gpus)
+        gpu=lambda w: system_ranks(w.system) * train_resource(w.system, "gpus_per_rank"),
+        # set (to the rank count) for a multi-rank job only: the SLURM executor then submits
+        # --ntasks=<ranks> and leaves starting the ranks to the command; unset for one rank
+        mpi=lambda w: system_ranks(w.system) if system_ranks(w.system) > 1 else None,
     log:
         f"{RESULTS}/systems/{{system}}/train.log",
     benchmark:
