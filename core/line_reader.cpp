@@ -144,4 +144,14 @@ std::vector<std::string> read_lines(const std::string& path, LineReaderOptions o
   return lines;
 }
 
+bool next_pair(LineReader& a, LineReader& b, std::string& line_a, std::string& line_b) {
+  const bool has_a = a.next(line_a), has_b = b.next(line_b);
+  if (has_a != has_b) {
+    const LineReader& shorter = has_a ? b : a;
+    throw InputError(shorter.path(), shorter.line_number(),
+                     "parallel files differ in length: this file ends here, the other goes on");
+  }
+  return has_a;
+}
+
 }  // namespace synmt

@@ -64,4 +64,8 @@ class LineReader {
 // Reads a whole file into lines (small files: references, vocabularies).
 std::vector<std::string> read_lines(const std::string& path, LineReaderOptions options = {});
 
+// The next line of each side of a parallel corpus; false when both end together. A side that ends
+// first is an InputError naming that file and its last line.
+bool next_pair(LineReader& a, LineReader& b, std::string& line_a, std::string& line_b);
+
 }  // namespace synmt

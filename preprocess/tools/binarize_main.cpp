@@ -137,13 +137,7 @@ int main(int argc, char** argv) {
         }
         synmt::LineReader rs(src), rt(tgt);
         std::string a, b;
-        for (;;) {
-          bool ha = rs.next(a), hb = rt.next(b);
-          if (ha != hb) {
-            const auto& shorter = ha ? rt : rs;
-            throw synmt::InputError(shorter.path(), shorter.line_number(), "parallel files differ in length");
-          }
-          if (!ha) break;
+        while (synmt::next_pair(rs, rt, a, b)) {
           auto si = sv.encode(a), ti = tv.encode(b);
           if (si.empty()) rs.fail("empty sentence (clean the corpus first)");
           if (ti.empty()) rt.fail("empty sentence (clean the corpus first)");

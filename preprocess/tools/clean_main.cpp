@@ -35,13 +35,7 @@ int main(int argc, char** argv) {
         synmt::Progress progress("clean");
         std::string a, b;
         for (;;) {
-          bool has_a = rs.next(a), has_b = rt.next(b);
-          if (has_a != has_b) {
-            const synmt::LineReader& shorter = has_a ? rt : rs;
-            throw synmt::InputError(shorter.path(), shorter.line_number(),
-                                    "parallel files differ in length: this file ends here, the other goes on");
-          }
-          if (!has_a) break;
+          if (!synmt::next_pair(rs, rt, a, b)) break;
           if (rs.last_line_invalid() || rt.last_line_invalid()) {
             ++invalid_pairs;
             progress.advance();

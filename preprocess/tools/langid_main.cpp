@@ -81,12 +81,7 @@ int main(int argc, char** argv) {
           sa.clear();
           sb.clear();
           while (sa.size() < kChunk) {
-            bool ha = rs.next(a), hb = rt.next(b);
-            if (ha != hb) {
-              const auto& shorter = ha ? rt : rs;
-              throw synmt::InputError(shorter.path(), shorter.line_number(), "parallel files differ in length");
-            }
-            if (!(more = ha)) break;
+            if (!(more = synmt::next_pair(rs, rt, a, b))) break;
             sa.push_back(a);
             sb.push_back(b);
           }

@@ -29,14 +29,7 @@ int main(int argc, char** argv) {
         std::vector<std::string> s, t;
         synmt::LineReader rs(src), rt(tgt);
         std::string a, b;
-        for (;;) {
-          bool has_a = rs.next(a), has_b = rt.next(b);
-          if (has_a != has_b) {
-            const synmt::LineReader& shorter = has_a ? rt : rs;
-            throw synmt::InputError(shorter.path(), shorter.line_number(),
-                                    "parallel files differ in length: this file ends here, the other goes on");
-          }
-          if (!has_a) break;
+        while (synmt::next_pair(rs, rt, a, b)) {
           s.push_back(a);
           t.push_back(b);
         }
