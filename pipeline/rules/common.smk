@@ -134,25 +134,31 @@ def fetch_flags(sources, lang, out):
     return " ".join(flags)
 
 
-def fetch_split_command(w, output):
-    """The shell command that makes raw/{split}.{src,tgt}: fetched sources concatenated (or the
-    split of a resplit pair's pool), then cut to the pair's first N lines if it asks (`slice`)."""
-    spec = PAIRS[w.pair]
-    slice_n = spec.get("slice", 0)
-
-    def keep(inp, out):  # not `cat | head`: head exiting early fails the pipe under pipefail
-        return f"head -n {slice_n} {inp} > {out}" if slice_n > 0 else f"cp {inp} {out}"
-
-    if "resplit" in spec:
-        pool = f"{WORK}/{w.pair}/pool"
-        return f"{keep(f'{pool}/{w.split}.src', output.src)} && {keep(f'{pool}/{w.split}.tgt', output.tgt)}"
-    sources = split_sources(w.pair, w.split)
+def fetch_sources_command(pair, sources, output, slice_n=0):
+    """Shell command: fetch every source's src and tgt side, concatenate them in order into
+    output.src / output.tgt, and keep the first slice_n lines if slice_n > 0."""
+    spec = PAIRS[pair]
     steps = [f"{BIN}/synmt-fetch --mirror '{config['mirror']}' {fetch_flags(sources, spec['src'], output.src)}"
              f" {fetch_flags(sources, spec['tgt'], output.tgt)}"]
     for out in (output.src, output.tgt):
         parts = " ".join(f"{out}.{k}" for k in range(len(sources)))
-        steps.append(f"cat {parts} > {out}.all && rm {parts} && {keep(f'{out}.all', out)} && rm {out}.all")
+        steps.append(f"cat {parts} > {out}.all && rm {parts} && {keep_lines(f'{out}.all', out, slice_n)} && rm {out}.all")
     return " && ".join(steps)
+
+
+def keep_lines(inp, out, slice_n):
+    # not `cat | head`: head exiting early fails the pipe under pipefail
+    return f"head -n {slice_n} {inp} > {out}" if slice_n > 0 else f"cp {inp} {out}"
+
+
+def fetch_split_command(w, output):
+    """The shell command that makes raw/{split}.{src,tgt}: fetched sources concatenated (or the
+    split of a resplit pair's pool), then cut to the pair's first N lines if it asks (`slice`)."""
+    slice_n = PAIRS[w.pair].get("slice", 0)
+    if "resplit" in PAIRS[w.pair]:
+        pool = f"{WORK}/{w.pair}/pool"
+        return " && ".join(keep_lines(f"{pool}/{w.split}.{side}", out, slice_n) for side, out in (("src", output.src), ("tgt", output.tgt)))
+    return fetch_sources_command(w.pair, split_sources(w.pair, w.split), output, slice_n)
 
 
 def bpe_codes(pair, lang):

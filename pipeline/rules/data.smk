@@ -24,19 +24,13 @@ rule fetch_pool:
         src=f"{WORK}/{{pair}}/pool/all.src",
         tgt=f"{WORK}/{{pair}}/pool/all.tgt",
     params:
-        bin=BIN,
-        mirror=config["mirror"],
-        src=lambda w, output: fetch_flags(split_sources(w.pair, spec=PAIRS[w.pair]["resplit"]["pool"]), PAIRS[w.pair]["src"], output.src),
-        tgt=lambda w, output: fetch_flags(split_sources(w.pair, spec=PAIRS[w.pair]["resplit"]["pool"]), PAIRS[w.pair]["tgt"], output.tgt),
-        n=lambda w: len(split_sources(w.pair, spec=PAIRS[w.pair]["resplit"]["pool"])),
+        command=lambda w, output: fetch_sources_command(w.pair, split_sources(w.pair, spec=PAIRS[w.pair]["resplit"]["pool"]), output),
     log:
         f"{WORK}/logs/fetch/{{pair}}.pool.log",
     benchmark:
         f"{WORK}/benchmarks/fetch/{{pair}}.pool.tsv"
     shell:
-        "({params.bin}/synmt-fetch --mirror '{params.mirror}' {params.src} {params.tgt}"
-        " && for s in {output.src} {output.tgt}; do for k in $(seq 0 $(({params.n} - 1))); do cat $s.$k; done > $s"
-        " && for k in $(seq 0 $(({params.n} - 1))); do rm $s.$k; done; done) 2> {log}"
+        "({params.command}) 2> {log}"
 
 
 rule resplit:
