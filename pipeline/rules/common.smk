@@ -473,8 +473,8 @@ def _significance_inputs(w):
     ext = "tok" if w.metric == "bleu_tok" else "txt"
     n = len(experiment.runs_of(SYSTEMS, w.system, w.pair))
     return {
-        "baseline": f"{RESULTS}/groups/{w.baseline}/{w.pair}/hyp.{w.split}.{ext}",
-        "system": f"{RESULTS}/groups/{w.system}/{w.pair}/hyp.{w.split}.{ext}",
+        "baseline": experiment.group_hyp_file(RESULTS, w.baseline, w.pair, w.split, w.metric),
+        "system": experiment.group_hyp_file(RESULTS, w.system, w.pair, w.split, w.metric),
         "ref": f"{RESULTS}/groups/references/{w.pair}/{w.split}.x{n}.{ext}",
     }
 
