@@ -1,5 +1,5 @@
 #pragma once
-// The parse cache (DESIGN.md §3): word-level dependency trees of one tokenised corpus, in HDF5,
+// The parse cache (docs/file_formats.md): word-level dependency trees of one tokenised corpus, in HDF5,
 // keyed by the sha256 of that corpus file and the parser identity (backend + model hash), so that
 // every experiment over the same corpus and parser reuses one parse. Written atomically; a reader
 // checks format, key, layout and a checksum of the arrays, and refuses a truncated or mismatched file.

@@ -1,5 +1,5 @@
 #pragma once
-// From word-level dependency trees to the sub-word positions the models read (PAPERS.md §2):
+// From word-level dependency trees to the sub-word positions the models read (Pascal's sub-word parents, docs/parsing.md):
 //  - Pascal: each sub-word's parent position is the middle of its parent word's sub-words (the
 //    mean of their 0-based positions, may be x.5); every sub-word of a word gets the same value;
 //    the root word's parent is itself.

@@ -1,5 +1,5 @@
 #pragma once
-// The binarised parallel dataset (DESIGN.md §3): token ids as flat int32 arrays with int64 offsets,
+// The binarised parallel dataset (docs/file_formats.md): token ids as flat int32 arrays with int64 offsets,
 // one HDF5 file per split, plus provenance attributes. Readers refuse a file whose vocabulary hashes
 // differ from the vocabularies they were given.
 #include <cstdint>

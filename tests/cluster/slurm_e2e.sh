@@ -11,7 +11,7 @@
 #     log file's path.
 # Needs root (installs and starts SLURM); brings the cluster down on exit. Every wait is bounded.
 # Usage: slurm_e2e.sh VENV BUILD_DIR   (from the repository root; ctest -L slurm)
-# SLURM_E2E_CONFIG: extra --config values for a manual run, e.g. "mirror=/path/to/shared/data".
+# SLURM_E2E_CONFIG: extra --config values for a manual run, e.g. "mirror=/path/to/your/mirror".
 # Prints timings and 'N passed, N failed'.
 set -uo pipefail
 

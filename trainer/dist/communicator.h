@@ -1,5 +1,5 @@
 #pragma once
-// Data-parallel communication (DESIGN.md §3, Marian's pattern): the training loop talks to a
+// Data-parallel communication (Marian's pattern): the training loop talks to a
 // Communicator, which is a no-op for one process and MPI_Allreduce over one flattened bucket of
 // gradients for several ranks (mpirun / srun), NCCL for GPU ranks (nccl_communicator.h).
 #include <torch/types.h>

@@ -1,5 +1,5 @@
 #pragma once
-// NCCL data parallelism for GPU ranks (DESIGN.md §3): one NCCL communicator per job, its unique id
+// NCCL data parallelism for GPU ranks (docs/architecture.md): one NCCL communicator per job, its unique id
 // broadcast over MPI from rank 0; GPU tensors are all-reduced as one flattened float32 bucket
 // with ncclAllReduce, on the CUDA stream LibTorch computes on (the default stream), so gradients
 // are summed after backward() has produced them and before the optimizer reads them, with no host

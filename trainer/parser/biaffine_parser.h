@@ -1,6 +1,6 @@
 #pragma once
 // The builtin graph-based dependency parser: the latent-graph parser of Hashimoto & Tsuruoka 2017
-// (PAPERS.md §3) with Dozat & Manning's biaffine scorers.
+// (Hashimoto & Tsuruoka 2017) with Dozat & Manning's biaffine scorers.
 //   x(w) = [word embedding; mean of the word's character n-gram embeddings (n = 2..4)]
 //   layer 1: BiLSTM over x -> h1 -> softmax UPOS tagger p1
 //   layer 2: BiLSTM over [x; W_l p1; h1] -> h2 (the tagger's soft prediction feeds the next layer)

@@ -1,5 +1,5 @@
 #pragma once
-// The RNN attention baseline (Luong et al. 2015 as used by Tran & Bisk 2018, PAPERS.md §1):
+// The RNN attention baseline (Luong et al. 2015 as used by Tran & Bisk 2018):
 // 2-layer BiLSTM encoder s_i = [fwd_i; bwd_i]; stacked LSTM decoder with input feeding;
 // general attention alpha_t = softmax(h_t^T W_a S); u_t = tanh(W_u [h_t; c_t]);
 // p(y_t) = softmax(W_o u_t) with W_o tied to the target embeddings.

@@ -1,5 +1,5 @@
 #pragma once
-// Transformer (Vaswani et al. 2017) as Pascal's baseline (PAPERS.md §2): sinusoidal positions,
+// Transformer (Vaswani et al. 2017) as Pascal's baseline (Bugliarello & Okazaki 2020): sinusoidal positions,
 // scaled embeddings, tied target embeddings (optionally all embeddings for a joint vocabulary),
 // post- or pre-norm. Syntax variants are configuration: score modifiers rewrite chosen heads of an
 // encoder layer (Pascal, SISA) and embedding inputs rewrite the token embeddings (S&H), both
