@@ -60,6 +60,8 @@ for _pair, _spec in PAIRS.items():
         raise ValueError(f"pairs.{_pair}.corpus: '{_spec['corpus']}' is in no corpora file ({', '.join(sorted(set(CORPUS_FILE.values())))})")
     if ("splits" in _spec) == ("resplit" in _spec):
         raise ValueError(f"pairs.{_pair}: give exactly one of 'splits' (the corpus' own splits) or 'resplit' (a seeded split of one pool)")
+    if "resplit" in _spec and (_spec["resplit"]["test"] == 0) != ("test_source" in _spec["resplit"]):
+        raise ValueError(f"pairs.{_pair}.resplit: an external test set is 'test: 0' with 'test_source'; a held-out one is 'test: N' without it")
     for _name in _spec.get("test_sets", {}):
         if _name in ("train", "valid", "test"):
             raise ValueError(f"pairs.{_pair}.test_sets: '{_name}' is a built-in split name")
@@ -90,11 +92,20 @@ def split_spec(pair, split):
     """What one split is made of: a stem of the pair's corpus, {corpus, stem}, or a list of those
     (concatenated in order, e.g. several training corpora)."""
     spec = PAIRS[pair]
+    if "resplit" in spec and split == "test" and not from_pool(pair, split):
+        return spec["resplit"]["test_source"]
     if split in ("train", "valid", "test"):
         return spec["splits"][split]
     if split in spec.get("test_sets", {}):
         return spec["test_sets"][split]
     raise ValueError(f"pairs.{pair}: no split '{split}'")
+
+
+def from_pool(pair, split):
+    """Whether a split is cut from the pair's resplit pool (train, valid, and test unless the
+    resplit names an external test_source) rather than fetched from the corpora."""
+    r = PAIRS[pair].get("resplit")
+    return r is not None and (split in ("train", "valid") or (split == "test" and r["test"] > 0))
 
 
 def split_sources(pair, split=None, spec=None):
@@ -155,7 +166,7 @@ def fetch_split_command(w, output):
     """The shell command that makes raw/{split}.{src,tgt}: fetched sources concatenated (or the
     split of a resplit pair's pool), then cut to the pair's first N lines if it asks (`slice`)."""
     slice_n = PAIRS[w.pair].get("slice", 0)
-    if "resplit" in PAIRS[w.pair]:
+    if from_pool(w.pair, w.split):
         pool = f"{WORK}/{w.pair}/pool"
         return " && ".join(keep_lines(f"{pool}/{w.split}.{side}", out, slice_n) for side, out in (("src", output.src), ("tgt", output.tgt)))
     return fetch_sources_command(w.pair, split_sources(w.pair, w.split), output, slice_n)
@@ -485,7 +496,10 @@ def decode_checkpoints(system):
     for an ensemble (`ensemble: [runs]`; log-probabilities averaged)."""
     run = SYSTEMS[system]
     members = run.get("ensemble", [system])
-    return [f"{RESULTS}/systems/{m}/{SYSTEMS[m]['decode'].get('checkpoint', 'best')}.pt" for m in members]
+    # a decode-only system's own `checkpoint` names its members' files, so one run can be decoded
+    # from best.pt and, as a second system, from its averaged.pt without being trained twice
+    which = run["decode"].get("checkpoint", "best")
+    return [f"{RESULTS}/systems/{m}/{which}.pt" for m in members]
 
 
 def _resolve(table):
@@ -507,13 +521,19 @@ for _name in config["experiment"]["tables"]:
 def table_runs(table):
     return sorted({r for c in TABLES[table]["cells"] for r in c["runs"]})
 
+def trained_runs(runs):
+    """The runs whose training produced these runs' models: a decode-only run stands for its
+    members (their hardware and dates go into a table's header)."""
+    return sorted({m for r in runs for m in SYSTEMS[r].get("ensemble", [r])})
+
+
 def table_inputs(table):
     t = TABLES[table]
     inputs = {
         "values": sorted({f for c in t["cells"] for f in c["values"]}),
         "tests": sorted({x["file"] for c in t["cells"] for x in c["tests"]} | {c["ci_file"] for c in t["cells"] if "ci_file" in c}),
-        "summaries": [f"{RESULTS}/systems/{r}/summary.json" for r in table_runs(table) if "ensemble" not in SYSTEMS[r]],
-        "provenance": [f"{RESULTS}/systems/{r}/provenance.json" for r in table_runs(table) if "ensemble" not in SYSTEMS[r]],
+        "summaries": [f"{RESULTS}/systems/{r}/summary.json" for r in trained_runs(table_runs(table))],
+        "provenance": [f"{RESULTS}/systems/{r}/provenance.json" for r in trained_runs(table_runs(table))],
     }
     if t["paper"]:
         inputs["paper"] = f"pipeline/papers/{t['paper']['file']}.yaml"
@@ -522,7 +542,10 @@ def table_inputs(table):
 def run_budget(run):
     """A run's training budget in words, from its config (updates / epochs, never wall-clock alone)."""
     if "ensemble" in SYSTEMS[run]:
-        return "ensemble of " + ", ".join(SYSTEMS[run]["ensemble"])
+        members, which = SYSTEMS[run]["ensemble"], SYSTEMS[run]["decode"].get("checkpoint", "best")
+        if len(members) == 1:
+            return f"{members[0]} decoded from its {which}.pt ({run_budget(members[0])})"
+        return f"ensemble of {', '.join(members)} ({which}.pt)"
     t = SYSTEMS[run].get("train", {})
     parts = []
     if t.get("max_steps"):
@@ -553,6 +576,11 @@ def table_row_runs(table, pair):
             if runs:
                 out.append((row["label"], runs[0]))
     return out
+
+
+def trained_row_runs(table, pair):
+    """(row label, run whose training a curve shows): a decode-only row shows its first member's."""
+    return [(label, SYSTEMS[r]["ensemble"][0] if "ensemble" in SYSTEMS[r] else r) for label, r in table_row_runs(table, pair)]
 
 
 def heatmap_spec(name):

@@ -5,7 +5,7 @@
 rule fetch_split:
     input:
         # a resplit pair's splits come from its pool (rule resplit), others from the corpora
-        lambda w: [f"{WORK}/{w.pair}/pool/{w.split}.{s}" for s in ("src", "tgt")] if "resplit" in PAIRS[w.pair] else [],
+        lambda w: [f"{WORK}/{w.pair}/pool/{w.split}.{s}" for s in ("src", "tgt")] if from_pool(w.pair, w.split) else [],
     output:
         src=f"{WORK}/{{pair}}/raw/{{split}}.src",
         tgt=f"{WORK}/{{pair}}/raw/{{split}}.tgt",

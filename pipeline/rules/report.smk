@@ -5,7 +5,7 @@
 rule curves_figure:
     """Training and validation curves of each row's first run, from the trainer's metrics.jsonl."""
     input:
-        lambda w: [f"{RESULTS}/systems/{r}/summary.json" for _, r in table_row_runs(w.table, TABLES[w.table]["columns"][0]["pair"])],
+        lambda w: [f"{RESULTS}/systems/{r}/summary.json" for _, r in trained_row_runs(w.table, TABLES[w.table]["columns"][0]["pair"])],
     output:
         png=f"{RESULTS}/figures/curves/{{table}}.png",
         svg=f"{RESULTS}/figures/curves/{{table}}.svg",
@@ -13,7 +13,7 @@ rule curves_figure:
         py=PYTHON,
         prefix=lambda w, output: output[0][: -len('.png')],
         metrics=lambda w: " ".join(f"'{label}={RESULTS}/systems/{r}/metrics.jsonl'"
-                                   for label, r in table_row_runs(w.table, TABLES[w.table]["columns"][0]["pair"])),
+                                   for label, r in trained_row_runs(w.table, TABLES[w.table]["columns"][0]["pair"])),
         title=lambda w: TABLES[w.table]["title"],
     log:
         f"{WORK}/logs/figures/curves.{{table}}.log",

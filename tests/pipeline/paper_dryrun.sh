@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Every paper-scale experiment file dry-runs with the SLURM profile and schedules one training job
-# for every run of every system its tables use.  Usage: paper_dryrun.sh VENV
+# for every run of every system its tables use; every system's model and training options pass
+# `synmt-train --check-config` (a model is built with placeholder vocabularies).
+# Usage: paper_dryrun.sh VENV [BIN_DIR]
 set -euo pipefail
 VENV=$1
+BIN=${2:-build/bin}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 export USER=${USER:-$(id -un)}
@@ -12,8 +15,8 @@ for cfg in pipeline/config/experiments/*.paper.yaml; do
   "$VENV/bin/snakemake" -n --profile cluster/slurm --configfile "$cfg" \
     --config "work_dir=$T/$name/work" "results_dir=$T/$name/results" > "$T/$name.txt" 2>&1 \
     || { tail -30 "$T/$name.txt"; echo "$name: dry run with the SLURM profile failed"; exit 1; }
-  "$VENV/bin/python" - "$cfg" "$T/$name.txt" "$T/$name/results" <<'PY'
-import re, sys, yaml
+  "$VENV/bin/python" - "$cfg" "$T/$name.txt" "$T/$name/results" "$BIN/synmt-train" "$T" <<'PY'
+import json, os, re, subprocess, sys, yaml
 sys.path.insert(0, "pipeline/scripts")
 import experiment
 base = yaml.safe_load(open("pipeline/config/config.yaml"))
@@ -30,7 +33,13 @@ missing = sorted(used - trained)
 assert not missing, f"{sys.argv[1]}: no training job for {missing[:5]}"
 n_jobs = int(re.search(r"^train\s+(\d+)$", dry, re.M).group(1))
 assert n_jobs >= len(used), (n_jobs, len(used))
-print(f"{sys.argv[1]}: {len(used)} training runs scheduled, every table row has its runs")
+configs = {json.dumps({"model": runs[r]["model"], "train": runs[r]["train"]}, sort_keys=True) for r in used}
+for k, text in enumerate(sorted(configs)):
+    path = os.path.join(sys.argv[5], f"check{k}.json")
+    open(path, "w").write(text)
+    p = subprocess.run([sys.argv[4], "--check-config", "-c", path], capture_output=True, text=True)
+    assert p.returncode == 0, f"{sys.argv[1]}: synmt-train --check-config refuses {text}: {p.stderr.strip()}"
+print(f"{sys.argv[1]}: {len(used)} training runs scheduled, every table row has its runs; {len(configs)} distinct configs pass --check-config")
 PY
   passed=$((passed + 1))
 done
