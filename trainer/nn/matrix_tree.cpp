@@ -7,7 +7,7 @@ namespace synmt {
 namespace {
 struct Laplacian {
   torch::Tensor A, r, L_hat;  // potentials (pads zeroed) and the root-replaced Laplacian
-  torch::Tensor shift;        // (B) per-sentence maximum of phi over real entries (detached)
+  torch::Tensor shift;        // (B, n) per-column maximum of phi over real heads and the root (detached)
   torch::Tensor real;         // (B, n) bool
 };
 
@@ -18,9 +18,14 @@ Laplacian laplacian(const torch::Tensor& phi, const torch::Tensor& lengths) {
            lengths.to(phi.device()).unsqueeze(1);                                       // (B, n)
   auto pair = l.real.unsqueeze(2).logical_and(l.real.unsqueeze(1));                      // (B, n, n)
   const double lowest = -std::numeric_limits<double>::infinity();  // exp(-inf) = 0: no potential off the sentence
-  // the shift is a constant per sentence: exp(phi - m) scales every potential, and L^ with them
-  l.shift = phi.detach().masked_fill(pair.logical_not(), lowest).amax({1, 2});          // (B)
-  auto potentials = torch::exp((phi - l.shift.view({B, 1, 1})).masked_fill(pair.logical_not(), lowest));  // 0 off the sentence
+  // Every entry of column j of L^ (A_kj, their sum, r_j) is a potential of dependent j, so
+  // shifting column j's scores by their maximum m_j scales that column by exp(-m_j): exact
+  // (L^ D has inverse D^-1 L^-1, and beta's products A_ij [L^-1]_j. cancel the scale), and each
+  // column keeps an entry of 1. A shift per sentence instead lets whole columns underflow to 0
+  // in float32 once trained scores spread (L^ singular: non-finite marginals and gradients).
+  l.shift = phi.detach().masked_fill(pair.logical_not(), lowest).amax(1);                // (B, n)
+  l.shift = l.shift.masked_fill(l.real.logical_not(), 0.0);                               // pad columns: no shift
+  auto potentials = torch::exp((phi - l.shift.view({B, 1, n})).masked_fill(pair.logical_not(), lowest));  // 0 off the sentence
   auto eye = torch::eye(n, phi.options()).to(torch::kBool).unsqueeze(0);
   l.A = potentials.masked_fill(eye, 0.0);
   l.r = potentials.diagonal(0, 1, 2);                                                    // (B, n)
@@ -50,7 +55,7 @@ torch::Tensor matrix_tree_marginals(const torch::Tensor& phi, const torch::Tenso
 
 torch::Tensor matrix_tree_log_partition(const torch::Tensor& phi, const torch::Tensor& lengths) {
   auto l = laplacian(phi, lengths);
-  return torch::logdet(l.L_hat) + lengths.to(phi.device()).to(phi.dtype()) * l.shift;
+  return torch::logdet(l.L_hat) + l.shift.sum(1);  // log det L^ = log det (L^ D) + sum_j m_j
 }
 
 }  // namespace synmt

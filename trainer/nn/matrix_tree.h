@@ -10,14 +10,14 @@
 // over non-projective trees with exactly one child of the root; every column sums to 1, and
 // beta = d log det L^ / d phi. Batched over sentences: padded positions get an identity block in
 // L^ and zero potentials, so they change nothing and receive zero marginals and zero gradient.
-// Scores are shifted by each sentence's maximum before exp (exact: it scales L^ by a constant).
+// Scores are shifted by each column's maximum before exp (exact: it scales that column of L^).
 #include <torch/types.h>
 
 namespace synmt {
 
 // phi (B, n, n), lengths (B) int64: beta (B, n, n) in phi's dtype (float32 or float64).
 torch::Tensor matrix_tree_marginals(const torch::Tensor& phi, const torch::Tensor& lengths);
-// log det L^ of each sentence (B), for the same shifted potentials plus the shift's n*m term:
+// log det L^ of each sentence (B), for the same shifted potentials plus the shifts' sum:
 // the log partition function over single-root trees.
 torch::Tensor matrix_tree_log_partition(const torch::Tensor& phi, const torch::Tensor& lengths);
 
