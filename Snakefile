@@ -20,6 +20,7 @@ include: "pipeline/rules/decode.smk"
 include: "pipeline/rules/eval.smk"
 include: "pipeline/rules/tables.smk"
 include: "pipeline/rules/report.smk"
+include: "pipeline/rules/trees.smk"
 
 
 rule all:

@@ -5,6 +5,8 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/hdf5_file.h"
+#include "core/ragged.h"
+#include "eval/head_scores.h"
 
 namespace synmt::eval {
 
@@ -81,6 +83,29 @@ std::map<std::string, long> gate_pos_histogram(const std::vector<SentenceGateNor
       if (best >= gates[s].spans[w].first && best <= gates[s].spans[w].second) ++hist[target[s].words[w].upos];
   }
   return hist;
+}
+
+std::vector<SentenceGateNorms> gate_norms_from_analysis(const std::string& path, const std::string& tensor,
+                                                        const std::vector<std::vector<std::pair<int, int>>>& target_spans) {
+  H5File f(path, H5File::Mode::Read);
+  if (!f.has_attribute("format") || f.attribute("format") != kAnalysisFormat)
+    throw InputError(path, 0, std::string("not an analysis dump (expected format ") + kAnalysisFormat + ")");
+  if (!f.has(tensor)) throw InputError(path, 0, "no analysis tensor '" + tensor + "' in the dump");
+  const auto values = read_ragged<float>(f, {tensor, tensor + "_offsets", tensor + "_shapes"});
+  if (values.size() != target_spans.size())
+    throw InputError(path, 0, std::to_string(values.size()) + " sentences, the target text has " + std::to_string(target_spans.size()));
+  std::vector<SentenceGateNorms> out(values.size());
+  for (std::size_t s = 0; s < values.size(); ++s) {
+    const auto shape = values.shape(s);
+    if (shape.size() != 1) throw InputError(path, 0, "tensor '" + tensor + "' is not one value per target step");
+    const int pieces = target_spans[s].empty() ? 0 : target_spans[s].back().second + 1;
+    if (shape[0] != pieces + 1)  // + </s>
+      throw InputError(path, 0, "sentence " + std::to_string(s + 1) + ": " + std::to_string(shape[0]) + " steps of '" + tensor +
+                                    "', the target text has " + std::to_string(pieces) + " pieces (+ </s>)");
+    out[s].norms.assign(values.block(s), values.block(s) + pieces);
+    out[s].spans = target_spans[s];
+  }
+  return out;
 }
 
 }  // namespace synmt::eval

@@ -23,6 +23,12 @@ struct SentenceGateNorms {
 
 void write_gate_norms(const std::string& path, const std::vector<SentenceGateNorms>& sentences);
 std::vector<SentenceGateNorms> read_gate_norms(const std::string& path);
+// The per-target-step tensor `tensor` (axes "tgt": one value per target piece plus </s>) of a
+// teacher-forced analysis dump, with each sentence's word spans (the pieces of each target word,
+// from the same split's sub-word text); the </s> step is dropped. Throws InputError naming the
+// dump and the sentence when the piece counts differ.
+std::vector<SentenceGateNorms> gate_norms_from_analysis(const std::string& path, const std::string& tensor,
+                                                        const std::vector<std::vector<std::pair<int, int>>>& target_spans);
 
 // Throws InputError naming conllu_path and the sentence when word counts differ.
 std::map<std::string, long> gate_pos_histogram(const std::vector<SentenceGateNorms>& gates,

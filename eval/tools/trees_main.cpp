@@ -8,12 +8,14 @@
 #include "core/atomic_file.h"
 #include "core/config.h"
 #include "core/line_reader.h"
+#include "core/strings.h"
 #include "core/tool_main.h"
 #include "eval/attachment.h"
 #include "eval/conllu.h"
 #include "eval/gate_norms.h"
 #include "eval/head_scores.h"
 #include "eval/trees.h"
+#include "parse/subword_mapping.h"
 
 namespace {
 void print(const synmt::eval::AttachmentScores& s, const std::string& format) {
@@ -80,7 +82,7 @@ int main(int argc, char** argv) {
   std::string gold, pred, format = "text";
   bool include_punct = false;
   CLI::App *uas = nullptr, *baselines = nullptr, *decode = nullptr, *stats = nullptr, *induce = nullptr, *import = nullptr, *gate_pos = nullptr;
-  std::string gates_path;
+  std::string gates_path, target_text, subwords = "bpe";
   std::string heads_path, tensor, rows = "heads";
   int head = -1;
   bool probabilities = false, no_root = false;
@@ -114,7 +116,10 @@ int main(int argc, char** argv) {
         import->add_option("--scores", scores_path, "text matrices as for decode")->required();
         import->add_option("-o,--output", output, "head-score HDF5 file")->required();
         gate_pos = app.add_subcommand("gate-pos", "UPOS of the word with each sentence's highest gate norm (SA-NMT §6)");
-        gate_pos->add_option("--gates", gates_path, "gate-norm file (synmt-gate-norms-1)")->required();
+        gate_pos->add_option("--gates", gates_path, "gate-norm file (synmt-gate-norms-1), or an analysis dump with --tensor")->required();
+        gate_pos->add_option("--tensor", tensor, "read --gates as an analysis dump (synmt-analysis-1) and use this per-target-step tensor");
+        gate_pos->add_option("--target", target_text, "with --tensor: the split's target sub-word text (one sentence a line)");
+        gate_pos->add_option("--subwords", subwords, "with --tensor: bpe | spm | none, how --target marks words")->capture_default_str();
         gate_pos->add_option("--conllu", gold, "CoNLL-U of the same target sentences (tagged)")->required();
         gate_pos->add_option("-f,--format", format, "text | json")->capture_default_str();
         stats = app.add_subcommand("stats", "mean +- std distance to the most likely head and head entropy");
@@ -169,11 +174,38 @@ int main(int argc, char** argv) {
           return 0;
         }
         if (gate_pos->parsed()) {
-          auto hist = synmt::eval::gate_pos_histogram(synmt::eval::read_gate_norms(gates_path), synmt::eval::read_conllu(gold), gold);
+          std::vector<synmt::eval::SentenceGateNorms> gates;
+          if (tensor.empty()) {
+            gates = synmt::eval::read_gate_norms(gates_path);
+          } else {
+            if (target_text.empty()) throw synmt::ConfigError("gate-pos --tensor needs --target (the target sub-word text)");
+            synmt::parse::SubwordMarks marks;
+            try {
+              marks = synmt::parse::subword_marks_from_name(subwords);
+            } catch (const std::invalid_argument& e) {
+              throw synmt::ConfigError(std::string("--subwords: ") + e.what());
+            }
+            std::vector<std::vector<std::pair<int, int>>> spans;
+            synmt::LineReader in(target_text);
+            std::string line;
+            while (in.next(line)) {
+              std::vector<std::pair<int, int>> s;
+              for (const auto& w : synmt::parse::word_spans(synmt::split_nonempty(line, ' '), marks)) s.emplace_back(w.first, w.last);
+              spans.push_back(std::move(s));
+            }
+            gates = synmt::eval::gate_norms_from_analysis(gates_path, tensor, spans);
+          }
+          auto hist = synmt::eval::gate_pos_histogram(gates, synmt::eval::read_conllu(gold), gold);
           long total = 0;
           for (const auto& [pos, n] : hist) total += n;
           if (format == "json") {
-            synmt::Json j = {{"sentences", total}, {"counts", hist}};
+            // every UD UPOS tag present (0 when no sentence peaks on it): tables read percent.TAG
+            synmt::Json counts = hist, percent = synmt::Json::object();
+            for (const char* tag : {"ADJ", "ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "NOUN", "NUM", "PART", "PRON", "PROPN", "PUNCT",
+                                    "SCONJ", "SYM", "VERB", "X"})
+              if (!counts.contains(tag)) counts[tag] = 0;
+            for (const auto& [tag, n] : counts.items()) percent[tag] = 100.0 * n.get<long>() / std::max(1L, total);
+            synmt::Json j = {{"sentences", total}, {"counts", counts}, {"percent", percent}};
             std::printf("%s\n", j.dump(1).c_str());
           } else {
             for (const auto& [pos, n] : hist) std::printf("%-6s %6ld  %5.1f%%\n", pos.c_str(), n, 100.0 * n / std::max(1L, total));

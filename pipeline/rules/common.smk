@@ -62,6 +62,10 @@ for _pair, _spec in PAIRS.items():
         raise ValueError(f"pairs.{_pair}: give exactly one of 'splits' (the corpus' own splits) or 'resplit' (a seeded split of one pool)")
     if "resplit" in _spec and (_spec["resplit"]["test"] == 0) != ("test_source" in _spec["resplit"]):
         raise ValueError(f"pairs.{_pair}.resplit: an external test set is 'test: 0' with 'test_source'; a held-out one is 'test: N' without it")
+    if "gold_trees" in _spec and _spec["gold_trees"]["split"] in ({"train", "valid", "test"} | set(_spec.get("test_sets", {}))):
+        raise ValueError(f"pairs.{_pair}.gold_trees.split: '{_spec['gold_trees']['split']}' names another split of the pair")
+    if "gold_trees" in _spec and _spec.get("subwords", "bpe") == "spm":
+        raise ValueError(f"pairs.{_pair}.gold_trees: needs subwords bpe or none (SentencePiece segments untokenised text)")
     for _name in _spec.get("test_sets", {}):
         if _name in ("train", "valid", "test"):
             raise ValueError(f"pairs.{_pair}.test_sets: '{_name}' is a built-in split name")
@@ -73,7 +77,10 @@ def _alternatives(names):
     return "|".join(sorted(names))
 
 
-SPLITS = {"train", "valid", "test"} | {t for p in PAIRS.values() for t in p.get("test_sets", {})}
+# a pair's gold_trees (a parallel treebank such as PUD) is one more split: its words, tokenised
+# already, through the pair's sub-words and binarisation (induced trees, gate analysis)
+GOLD_SPLITS = {p["gold_trees"]["split"] for p in PAIRS.values() if "gold_trees" in p}
+SPLITS = {"train", "valid", "test"} | {t for p in PAIRS.values() for t in p.get("test_sets", {})} | GOLD_SPLITS
 
 
 wildcard_constraints:
@@ -601,3 +608,16 @@ def report_figures():
 
 def experiment_runs():
     return sorted({r for t in EXPERIMENT_TABLES for r in table_runs(t) if "ensemble" not in SYSTEMS[r]})
+
+
+# --- induced trees and their baselines on a pair's gold treebank split (trees.smk) ---
+def gold_treebank(pair, side="src"):
+    """The mirror path of a pair's gold treebank side (gold_trees.src / .tgt)."""
+    spec = PAIRS[pair].get("gold_trees")
+    if spec is None or side not in spec:
+        raise ValueError(f"pairs.{pair}: no gold_trees.{side} (needed for induced trees / the gate analysis)")
+    return f"{config['mirror']}/{spec[side]}"
+
+
+def is_gold_split(pair, split):
+    return PAIRS[pair].get("gold_trees", {}).get("split") == split

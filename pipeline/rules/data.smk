@@ -331,3 +331,27 @@ rule langid_set:
         "{params.bin}/synmt-langid --seed {params.seed} --threads {threads} filter --src {input.src} --tgt {input.tgt}"
         " --src-lang {params.src} --tgt-lang {params.tgt} --out-src {output.src} --out-tgt {output.tgt}"
         " --report {output.report} 2> {log}"
+
+
+rule treebank_text:
+    """A pair's gold treebank split (gold_trees: e.g. PUD) as tokenised text: the syntactic words
+    of each side's CoNLL-U, so that induced trees have exactly the gold tree's words. Without a
+    target treebank the target side repeats the source words (trees need only the source)."""
+    input:
+        src=lambda w: gold_treebank(w.pair, "src"),
+        tgt=lambda w: gold_treebank(w.pair, "tgt") if "tgt" in PAIRS[w.pair]["gold_trees"] else gold_treebank(w.pair, "src"),
+    output:
+        src=f"{WORK}/{{pair}}/tok/{{split}}.src",
+        tgt=f"{WORK}/{{pair}}/tok/{{split}}.tgt",
+    wildcard_constraints:
+        split=_alternatives(GOLD_SPLITS) if GOLD_SPLITS else "(?!)",
+    params:
+        py=PYTHON,
+    log:
+        f"{WORK}/logs/tokenize/{{pair}}.{{split}}.treebank.log",
+    shell:
+        "({params.py} pipeline/scripts/conllu_words.py {input.src} {output.src}"
+        " && {params.py} pipeline/scripts/conllu_words.py {input.tgt} {output.tgt}) 2> {log}"
+
+
+ruleorder: treebank_text > tokenize

@@ -124,12 +124,19 @@ def resolve_table(table, spec, runs, pairs, results):
             if len(c["marks"]) != len(MARK_LEVELS):
                 raise ConfigError(f"{where}.compare: marks are [p<0.05, p<0.01] symbols")
             comparisons.append(c)
+        if "measured" in r and ("system" in r or r.get("compare")):
+            raise ConfigError(f"{where}: a 'measured' row reads a file, it has no system and no comparisons")
         rows.append({"label": r["label"], "system": r.get("system"), "paper": r.get("paper", r["label"]),
-                     "comparisons": comparisons})
+                     "comparisons": comparisons, "measured": r.get("measured")})
     by_label = {r["label"]: r for r in rows}
     cells = {}
     for r in rows:
         for ci, col in enumerate(columns):
+            if r["measured"] is not None:
+                # a row measured without a run (e.g. a left-branching baseline): stat columns only
+                cells[(r["label"], ci)] = ({"runs": [], "values": [f"{results}/{r['measured'].format(pair=col['pair'])}"], "tests": []}
+                                           if "stat" in col else None)
+                continue
             system = system_for(r, col)
             if system is None:
                 cells[(r["label"], ci)] = None  # a row quoted from the paper only

@@ -39,6 +39,14 @@ def lookup(obj, key, path):
     return obj
 
 
+def has_key(obj, key):
+    for part in key.split("."):
+        if not isinstance(obj, dict) or part not in obj:
+            return False
+        obj = obj[part]
+    return True
+
+
 def cell_value(path, column):
     data = load_json(path)
     if "metric" in column:
@@ -91,8 +99,11 @@ def main(sm):
     cells = {(c["row"], c["column"]): c for c in t["cells"]}
     signatures = {}
     measured = {}
-    for key, c in cells.items():
+    for key, c in list(cells.items()):
         col = columns[key[1]]
+        if not c["runs"] and "stat" in col and not has_key(load_json(c["values"][0]), col["stat"]["key"]):
+            del cells[key]  # a measured row without this statistic (the undirected chain has no DA): "–"
+            continue
         vals = []
         for f in c["values"]:
             v, sig = cell_value(f, col)
@@ -126,7 +137,7 @@ def main(sm):
                    "test": col["test"], "statistic": col.get("metric") or col["stat"]["key"], "paper": ptext,
                    "paper_value": "" if pvalue is None else pvalue}
             if c is None:
-                md[col["label"]] = "(paper only)"
+                md[col["label"]] = "–" if row.get("measured") else "(paper only)"
                 csv_rows.append(csv)
                 continue
             mean, sd, n = measured[(row["label"], ci)]

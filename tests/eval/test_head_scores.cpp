@@ -143,3 +143,27 @@ TEST(HeadScores, ReadFromAnalysisDump) {
   EXPECT_THROW(synmt::eval::read_head_scores_from_analysis(path, "encoder_attention_0", -1, MatrixRows::kHeadsRows), synmt::ConfigError);
   EXPECT_THROW(synmt::eval::read_head_scores_from_analysis(path, "no_such", 0, MatrixRows::kHeadsRows), synmt::InputError);
 }
+
+// Gate norms read from a teacher-forced analysis dump (one value per target piece plus </s>): the
+// </s> step is dropped, the spans come from the target text; a piece count that does not match
+// the dump is refused with the sentence named.
+TEST(GateNorms, ReadFromAnalysisDump) {
+  const std::string path = tmp("gate_analysis.h5");
+  {
+    synmt::H5File f(path, synmt::H5File::Mode::Create);
+    synmt::Ragged<float> norms;
+    std::vector<float> a{0.1f, 0.9f, 0.2f, 5.0f}, b{0.7f, 0.3f};  // 3 pieces + </s>, 1 piece + </s>
+    norms.add(a.data(), {4});
+    norms.add(b.data(), {2});
+    synmt::write_ragged(f, {"gate_norm", "gate_norm_offsets", "gate_norm_shapes"}, norms);
+    f.set_attribute("format", synmt::kAnalysisFormat);
+  }
+  auto g = synmt::eval::gate_norms_from_analysis(path, "gate_norm", {{{0, 1}, {2, 2}}, {{0, 0}}});
+  ASSERT_EQ(g.size(), 2u);
+  EXPECT_EQ(g[0].norms.size(), 3u);  // </s> (5.0) dropped: it is no word's
+  EXPECT_FLOAT_EQ(static_cast<float>(g[0].norms[1]), 0.9f);
+  EXPECT_EQ(g[0].spans, (std::vector<std::pair<int, int>>{{0, 1}, {2, 2}}));
+  EXPECT_THROW(synmt::eval::gate_norms_from_analysis(path, "gate_norm", {{{0, 1}}, {{0, 0}}}), synmt::InputError);
+  EXPECT_THROW(synmt::eval::gate_norms_from_analysis(path, "gate_norm", {{{0, 0}}}), synmt::InputError);
+  EXPECT_THROW(synmt::eval::gate_norms_from_analysis(path, "no_such", {{{0, 0}}, {{0, 0}}}), synmt::InputError);
+}

@@ -102,6 +102,24 @@ TEST(MatrixTree, ShiftInvariantPaddingHarmlessAndStableInFloat32) {
   EXPECT_TRUE(torch::allclose(b32[0].sum(0), torch::ones({6}), 1e-3, 1e-3));
 }
 
+// Trained scores spread per column: a column whose scores all sit ~150 below another column's
+// must not underflow to an all-zero column of L^ (singular) in float32. The marginals then equal
+// float64's, and the gradient is finite.
+TEST(MatrixTree, ColumnsFarApartStayExactInFloat32) {
+  torch::manual_seed(7);
+  auto phi64 = torch::randn({1, 5, 5}, torch::kFloat64);
+  phi64.index({0, torch::indexing::Slice(), 2}) += 80.0;   // dependent 2: every score high
+  phi64.index({0, torch::indexing::Slice(), 4}) -= 70.0;   // dependent 4: every score low
+  auto expected = synmt::matrix_tree_marginals(phi64, lengths_of({5}));
+  auto phi32 = phi64.to(torch::kFloat32).requires_grad_(true);
+  auto beta = synmt::matrix_tree_marginals(phi32, lengths_of({5}));
+  EXPECT_TRUE(torch::allclose(beta.to(torch::kFloat64), expected, 1e-4, 1e-4));
+  (beta * torch::randn_like(beta)).sum().backward();
+  EXPECT_TRUE(torch::isfinite(phi32.grad()).all().item<bool>());
+  auto [brute, log_z] = brute_force(phi64[0]);
+  EXPECT_NEAR(synmt::matrix_tree_log_partition(phi64, lengths_of({5}))[0].item<double>(), log_z, 1e-9);
+}
+
 TEST(MatrixTree, PlantedTreeGetsItsArcs) {
   // chain 0 <- 1 <- 2 <- 3 with 1 the root: +10 on its arcs
   auto phi = torch::zeros({1, 4, 4}, torch::kFloat64);

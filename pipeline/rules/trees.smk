@@ -1,0 +1,64 @@
+# Induced trees (SA-NMT Table 3): a run's head scores phi on the pair's gold treebank split
+# (teacher-forced analysis dump), sub-word pieces collapsed by summing, decoded with Chu-Liu-Edmonds
+# (root on the diagonal, exactly one child of the root) and scored as DA/UA without punctuation
+# against the gold trees; the left-/right-branching and undirected-chain baselines beside them.
+# Tables read them as stat columns (trees.<split>.json, keys da / ua) and measured rows.
+
+
+rule induced_trees:
+    input:
+        dump=f"{RESULTS}/analysis/{{system}}/{{split}}.phi.h5",
+        gold=lambda w: gold_treebank(SYSTEMS[w.system]["pair"]),
+    output:
+        conllu=f"{RESULTS}/systems/{{system}}/trees.{{split}}.conllu",
+        scores=f"{RESULTS}/systems/{{system}}/trees.{{split}}.json",
+    wildcard_constraints:
+        split=_alternatives(GOLD_SPLITS) if GOLD_SPLITS else "(?!)",
+    params:
+        bin=BIN,
+    log:
+        f"{RESULTS}/systems/{{system}}/trees.{{split}}.log",
+    shell:
+        "({params.bin}/synmt-trees induce --heads {input.dump} --tensor phi --gold {input.gold} -o {output.conllu}"
+        " && {params.bin}/synmt-trees uas --gold {input.gold} --pred {output.conllu} -f json > {output.scores}.tmp"
+        " && mv {output.scores}.tmp {output.scores}) 2> {log}"
+
+
+rule tree_baselines:
+    input:
+        gold=lambda w: gold_treebank(w.pair),
+    output:
+        **{kind: f"{RESULTS}/trees/{{pair}}/{{split}}.{kind}.json" for kind in ("left_branching", "right_branching", "undirected_chain")},
+    wildcard_constraints:
+        split=_alternatives(GOLD_SPLITS) if GOLD_SPLITS else "(?!)",
+    params:
+        bin=BIN,
+        py=PYTHON,
+        prefix=lambda w: f"{RESULTS}/trees/{w.pair}/{w.split}",
+    log:
+        f"{RESULTS}/trees/{{pair}}/{{split}}.baselines.log",
+    shell:
+        "({params.bin}/synmt-trees baselines --gold {input.gold} -f json > {params.prefix}.baselines.json"
+        " && {params.py} pipeline/scripts/split_json.py {params.prefix}.baselines.json {params.prefix}) 2> {log}"
+
+
+rule gate_pos:
+    """SA-NMT §6: per sentence of the gold treebank split, the target word holding the highest
+    syntax-gate norm z_t = ||sigmoid(W_g h_t)||, teacher-forced on the parallel treebank's target
+    side; counted by its gold UPOS (gate_pos.<split>.json: counts and percent per UPOS)."""
+    input:
+        dump=f"{RESULTS}/analysis/{{system}}/{{split}}.gate_norm.h5",
+        target=lambda w: subword_text(SYSTEMS[w.system]["pair"], w.split, "tgt"),
+        gold=lambda w: gold_treebank(SYSTEMS[w.system]["pair"], "tgt"),
+    output:
+        f"{RESULTS}/systems/{{system}}/gate_pos.{{split}}.json",
+    wildcard_constraints:
+        split=_alternatives(GOLD_SPLITS) if GOLD_SPLITS else "(?!)",
+    params:
+        bin=BIN,
+        subwords=lambda w: subword_kind(SYSTEMS[w.system]["pair"]),
+    log:
+        f"{RESULTS}/systems/{{system}}/gate_pos.{{split}}.log",
+    shell:
+        "({params.bin}/synmt-trees gate-pos --gates {input.dump} --tensor gate_norm --target {input.target}"
+        " --subwords {params.subwords} --conllu {input.gold} -f json > {output}.tmp && mv {output}.tmp {output}) 2> {log}"
