@@ -1,6 +1,7 @@
 # Shared helpers: paths, config look-ups, wildcard constraints built from config keys.
 import json
 import os
+import shlex
 import sys
 
 import yaml

@@ -14,12 +14,12 @@ rule curves_figure:
         prefix=lambda w, output: output[0][: -len('.png')],
         metrics=lambda w: " ".join(f"'{label}={RESULTS}/systems/{r}/metrics.jsonl'"
                                    for label, r in trained_row_runs(w.table, TABLES[w.table]["columns"][0]["pair"])),
-        title=lambda w: TABLES[w.table]["title"],
+        title=lambda w: shlex.quote(TABLES[w.table]["title"]),  # titles hold apostrophes
     log:
         f"{WORK}/logs/figures/curves.{{table}}.log",
     shell:
         "{params.py} pipeline/scripts/plots/curves.py --metrics {params.metrics} --out {params.prefix}"
-        " --title '{params.title}' 2> {log}"
+        " --title {params.title} 2> {log}"
 
 
 rule length_figure:
@@ -115,11 +115,11 @@ rule report:
         html=f"{RESULTS}/report/index.html",
     params:
         py=PYTHON,
-        title=f"{config['experiment']['name']}: {config['experiment'].get('description', '')}",
+        title=shlex.quote(f"{config['experiment']['name']}: {config['experiment'].get('description', '')}"),
         tables=lambda w, input: " ".join(f"'{os.path.basename(t)[:-3]}={t}'" for t in input.tables),
         figures=" ".join(f"'{c}={f}" + (f"::{ref}'" if ref else "'") for c, f, ref in report_figures()),
     log:
         f"{WORK}/logs/report/report.log",
     shell:
-        "{params.py} pipeline/scripts/make_report.py --title '{params.title}' --table {params.tables} --figure {params.figures}"
+        "{params.py} pipeline/scripts/make_report.py --title {params.title} --table {params.tables} --figure {params.figures}"
         " --meta {input.meta} --out-dir $(dirname {output.md}) 2> {log}"
