@@ -122,7 +122,7 @@ def main(sm):
             md_cols.append(f"Δ ({col['label']})")
         if t["ci"] and "metric" in col:
             md_cols.append(f"95% CI ({col['label']})")
-        if paper is not None:
+        if paper is not None and col.get("paper") is not None:  # paper: null = no paper counterpart
             md_cols.append(f"paper ({col['paper']})")
     md_rows, csv_rows = [], []
     for row in t["rows"]:
@@ -130,7 +130,7 @@ def main(sm):
         for ci, col in enumerate(columns):
             d = col["decimals"]
             ptext, pvalue = paper_cell(paper, row, col)
-            if paper is not None:
+            if paper is not None and col.get("paper") is not None:
                 md[f"paper ({col['paper']})"] = ptext
             c = cells.get((row["label"], ci))
             csv = {"row": row["label"], "system": (experiment_system(row, col) or ""), "column": col["label"], "pair": col["pair"],
