@@ -9,26 +9,29 @@
 
 namespace synmt {
 
-Sha256::Sha256() : ctx_(EVP_MD_CTX_new()) {
-  if (ctx_ == nullptr || EVP_DigestInit_ex(static_cast<EVP_MD_CTX*>(ctx_), EVP_sha256(), nullptr) != 1)
-    throw std::runtime_error("OpenSSL: cannot initialise SHA-256");
+Digest::Digest(const std::string& algorithm) : ctx_(EVP_MD_CTX_new()) {
+  const EVP_MD* md = EVP_get_digestbyname(algorithm.c_str());
+  if (ctx_ == nullptr || md == nullptr || EVP_DigestInit_ex(static_cast<EVP_MD_CTX*>(ctx_), md, nullptr) != 1) {
+    EVP_MD_CTX_free(static_cast<EVP_MD_CTX*>(ctx_));
+    throw std::runtime_error("OpenSSL: cannot initialise " + algorithm);
+  }
 }
 
-Sha256::~Sha256() { EVP_MD_CTX_free(static_cast<EVP_MD_CTX*>(ctx_)); }
+Digest::~Digest() { EVP_MD_CTX_free(static_cast<EVP_MD_CTX*>(ctx_)); }
 
-void Sha256::update(std::string_view data) {
+void Digest::update(std::string_view data) {
   EVP_DigestUpdate(static_cast<EVP_MD_CTX*>(ctx_), data.data(), data.size());
 }
 
-std::string Sha256::hex_digest() {
+std::string Digest::hex() {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int len = 0;
   EVP_DigestFinal_ex(static_cast<EVP_MD_CTX*>(ctx_), digest, &len);
-  static const char* hex = "0123456789abcdef";
+  static const char* digits = "0123456789abcdef";
   std::string out;
   for (unsigned int i = 0; i < len; ++i) {
-    out.push_back(hex[digest[i] >> 4]);
-    out.push_back(hex[digest[i] & 15]);
+    out.push_back(digits[digest[i] >> 4]);
+    out.push_back(digits[digest[i] & 15]);
   }
   return out;
 }
@@ -39,16 +42,18 @@ std::string sha256_hex(std::string_view data) {
   return h.hex_digest();
 }
 
-std::string sha256_file(const std::string& path) {
+std::string file_digest(const std::string& path, const std::string& algorithm) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, 0, "cannot open");
-  Sha256 h;
+  Digest d(algorithm);
   std::string buf(1 << 16, '\0');
   while (in) {
     in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
-    h.update(std::string_view(buf.data(), static_cast<std::size_t>(in.gcount())));
+    d.update(std::string_view(buf.data(), static_cast<std::size_t>(in.gcount())));
   }
-  return h.hex_digest();
+  return d.hex();
 }
+
+std::string sha256_file(const std::string& path) { return file_digest(path, "SHA256"); }
 
 }  // namespace synmt

@@ -618,7 +618,3 @@ def gold_treebank(pair, side="src"):
     if spec is None or side not in spec:
         raise ValueError(f"pairs.{pair}: no gold_trees.{side} (needed for induced trees / the gate analysis)")
     return f"{config['mirror']}/{spec[side]}"
-
-
-def is_gold_split(pair, split):
-    return PAIRS[pair].get("gold_trees", {}).get("split") == split
