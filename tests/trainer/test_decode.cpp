@@ -1,5 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+
+#include "core/error.h"
+
 #include "trainer/data/batches.h"
 #include "trainer/decode/beam_search.h"
 #include "trainer/models/registry.h"
@@ -49,4 +53,30 @@ TEST(BeamSearch, WiderBeamNeverScoresWorseAndRespectsMaxLength) {
   }
   EXPECT_LE(b6[0].front().tokens.size(), 6u);  // 1.0 * 4 + 2
   EXPECT_LE(b6[1].front().tokens.size(), 4u);
+}
+
+// Every length norm ranks finished hypotheses by its own formula of log p and |y| (</s> counted):
+// gnmt ((5+|y|)/6)^alpha, fairseq |y|^alpha (Pascal's decoding), average |y|; an unknown norm is refused.
+TEST(BeamSearch, LengthNormsScoreByTheirFormulas) {
+  auto model = random_model(5);
+  auto batch = synmt::make_source_batch({{5, 6, 7, 8}, {9, 10}});
+  synmt::SearchOptions o;
+  o.beam_size = 4;
+  o.nbest = 4;
+  o.length_penalty = 0.6;
+  for (const std::string norm : {"gnmt", "fairseq", "average"}) {
+    o.length_norm = norm;
+    for (const auto& nbest : synmt::beam_search(*model, batch, o))
+      for (const auto& h : nbest) {
+        // |y| counts </s>; a hypothesis cut by the length limit has none
+        auto expected = [&](double y) {
+          return norm == "gnmt" ? h.log_prob / std::pow((5.0 + y) / 6.0, 0.6) : norm == "fairseq" ? h.log_prob / std::pow(y, 0.6) : h.log_prob / y;
+        };
+        const double y = static_cast<double>(h.tokens.size());
+        EXPECT_TRUE(std::abs(h.score - expected(y + 1)) < 1e-9 || std::abs(h.score - expected(y)) < 1e-9)
+            << norm << ": " << h.score << " vs " << expected(y + 1) << " or " << expected(y);
+      }
+  }
+  o.length_norm = "marian";
+  EXPECT_THROW(synmt::beam_search(*model, batch, o), synmt::ConfigError);
 }

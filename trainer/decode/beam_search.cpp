@@ -20,14 +20,16 @@ double length_penalty(std::size_t length, double alpha) {
 double final_score(const SearchOptions& o, double log_prob, std::size_t length, int64_t src_len) {
   if (o.length_prior) log_prob += o.length_prior(src_len, static_cast<int64_t>(length));
   if (o.length_norm == "average") return log_prob / static_cast<double>(std::max<std::size_t>(1, length));
+  if (o.length_norm == "fairseq")  // fairseq's lenpen: score / |y|^alpha (Pascal decodes with alpha 0.6)
+    return log_prob / std::pow(static_cast<double>(std::max<std::size_t>(1, length)), o.length_penalty);
   return log_prob / length_penalty(length, o.length_penalty);
 }
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 }  // namespace
 
 std::vector<std::vector<Hypothesis>> beam_search(Seq2SeqModel& model, const Batch& batch, const SearchOptions& o) {
-  if (o.length_norm != "gnmt" && o.length_norm != "average")
-    throw ConfigError("length normalisation '" + o.length_norm + "' is neither 'gnmt' nor 'average'");
+  if (o.length_norm != "gnmt" && o.length_norm != "average" && o.length_norm != "fairseq")
+    throw ConfigError("length normalisation '" + o.length_norm + "' is none of gnmt | average | fairseq");
   torch::NoGradGuard no_grad;
   const int64_t B = batch.source.batch_size(), K = o.beam_size;
   // the model runs on its device; the search's bookkeeping (scores, histories) stays on the CPU

@@ -1,8 +1,8 @@
 #pragma once
 // Batched beam search over any Seq2SeqModel: all sentences of a batch and all their hypotheses
 // advance together as one (B*K)-row state. Finished hypotheses are ranked by
-// (log p(y|x) + log p(|y| | |x|)) / norm(|y|): norm is the GNMT length penalty ((5+|y|)/6)^alpha or
-// |y| itself (LGP-NMT's 1/L_y), the length prior is optional (LGP-NMT estimates it from the
+// (log p(y|x) + log p(|y| | |x|)) / norm(|y|): norm is the GNMT length penalty ((5+|y|)/6)^alpha,
+// fairseq's |y|^alpha (Pascal's decoding) or |y| itself (LGP-NMT's 1/L_y), the length prior is optional (LGP-NMT estimates it from the
 // training data). A maximum output length of a*|x|+b, and n-best lists. Beam size 1 is exactly
 // greedy search.
 #include <cstdint>
@@ -23,7 +23,7 @@ struct SearchOptions {
   double max_len_a = 1.5;
   int max_len_b = 10;
   int nbest = 1;
-  std::string length_norm = "gnmt";  // gnmt | average (divide by |y|, counting </s>)
+  std::string length_norm = "gnmt";  // gnmt | fairseq (|y|^alpha) | average (divide by |y|); |y| counts </s>
   // log p(target length | source length), added before normalising; empty = no prior
   std::function<double(int64_t src_len, int64_t tgt_len)> length_prior;
   bool collect_attention = false;  // keep each hypothesis' source attention (the model's state["attention"])

@@ -85,8 +85,8 @@ int main(int argc, char** argv) {
         app.add_option("--detok-lang", detok_lang, "Moses-detokenise for this language");
         app.add_flag("--raw", raw, "write the target sub-word tokens as produced (post-processing is a pipeline step)");
         app.add_option("-k,--beam", search.beam_size)->capture_default_str();
-        app.add_option("--length-penalty", search.length_penalty, "GNMT alpha")->capture_default_str();
-        app.add_option("--length-norm", search.length_norm, "gnmt | average (score / |y|)")->capture_default_str();
+        app.add_option("--length-penalty", search.length_penalty, "alpha of the gnmt or fairseq length norm")->capture_default_str();
+        app.add_option("--length-norm", search.length_norm, "gnmt (((5+|y|)/6)^alpha) | fairseq (|y|^alpha) | average (score / |y|)")->capture_default_str();
         app.add_flag("--greedy", greedy, "greedy search (the same output as --beam 1)");
         app.add_option("--nbest", search.nbest, "hypotheses kept per sentence (<= beam)")->capture_default_str();
         app.add_option("--nbest-output", nbest_output, "write n-best lists here: 'i ||| hypothesis ||| score ||| log-prob'");

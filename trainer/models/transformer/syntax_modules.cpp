@@ -7,6 +7,8 @@
 #include <limits>
 
 #include "core/config.h"
+#include "trainer/models/transformer/pascal_heads.h"
+#include "trainer/models/transformer/sisa_head.h"
 
 namespace synmt {
 
@@ -41,6 +43,16 @@ const std::vector<ModifierKind>& modifier_kinds() {
          return std::make_shared<ParentBiasImpl>(read_options<ParentBiasOptions>(j, "score_modifiers (parent_bias)"), s);
        },
        [](const nlohmann::json& j) { return options_to_json(read_options<ParentBiasOptions>(j, "score_modifiers (parent_bias)")); }},
+      {"pascal",
+       [](const nlohmann::json& j, const SyntaxModuleSizes& s) {
+         return std::make_shared<PascalHeadsImpl>(read_options<PascalOptions>(j, "score_modifiers (pascal)"), s);
+       },
+       [](const nlohmann::json& j) { return options_to_json(read_options<PascalOptions>(j, "score_modifiers (pascal)")); }},
+      {"sisa",
+       [](const nlohmann::json& j, const SyntaxModuleSizes& s) {
+         return std::make_shared<SisaHeadImpl>(read_options<SisaOptions>(j, "score_modifiers (sisa)"), s);
+       },
+       [](const nlohmann::json& j) { return options_to_json(read_options<SisaOptions>(j, "score_modifiers (sisa)")); }},
   };
   return kinds;
 }
@@ -82,6 +94,20 @@ nlohmann::json complete_embedding_input(const nlohmann::json& spec) {
   return find_kind(input_kinds(), spec, "model.options.embedding_inputs").complete(spec);
 }
 
+void add_parent_attention_loss(const torch::Tensor& head_scores, const SeamContext& context) {
+  const auto& parent = context.input.feature(kSourceFeatureParentFirst, "the parent-attention loss");
+  const int64_t S = head_scores.size(2);
+  auto device = head_scores.device();
+  auto real = torch::arange(S, parent.options().device(device)).unsqueeze(0) <
+              context.input.lengths.to(device).unsqueeze(1);  // (B, S)
+  auto masked = head_scores.masked_fill(real.logical_not().unsqueeze(1), -std::numeric_limits<float>::infinity());
+  auto log_p = torch::log_softmax(masked.to(torch::kFloat32), -1);                                   // (B, S, S)
+  auto target = log_p.gather(2, parent.to(device).clamp(0, S - 1).unsqueeze(2)).squeeze(2);          // (B, S)
+  auto loss = -(target * real.to(target.dtype())).sum();
+  auto& slot = context.output->aux_losses["parent_attention"];
+  slot = slot.defined() ? slot + loss : loss;
+}
+
 ParentBiasImpl::ParentBiasImpl(ParentBiasOptions o, const SyntaxModuleSizes& sizes) : options_(std::move(o)) {
   if (options_.layer < 0 || options_.layer >= sizes.encoder_layers)
     throw ConfigError("parent_bias: no encoder layer " + std::to_string(options_.layer) + " (the model has " +
@@ -102,16 +128,7 @@ torch::Tensor ParentBiasImpl::modify(const torch::Tensor& scores, const torch::T
   auto index = torch::tensor(heads_, torch::TensorOptions().dtype(torch::kInt64).device(scores.device()));
   auto per_head = torch::zeros({H}, scores.options()).index_add(0, index, bias.to(scores.dtype()));  // (H)
   auto out = scores + per_head.view({1, H, 1, 1}) * is_parent.unsqueeze(1);
-  if (options_.loss && context.output) {
-    auto real = torch::arange(S, parent.options().device(scores.device())).unsqueeze(0) <
-                context.input.lengths.to(scores.device()).unsqueeze(1);  // (B, S)
-    auto head = out.select(1, heads_.front()).masked_fill(real.logical_not().unsqueeze(1), -std::numeric_limits<float>::infinity());
-    auto log_p = torch::log_softmax(head, -1);                                        // (B, S, S)
-    auto target = log_p.gather(2, parent.to(scores.device()).clamp(0, S - 1).unsqueeze(2)).squeeze(2);  // (B, S)
-    auto loss = -(target * real.to(target.dtype())).sum();
-    auto& slot = context.output->aux_losses["parent_attention"];
-    slot = slot.defined() ? slot + loss : loss;
-  }
+  if (options_.loss && context.output) add_parent_attention_loss(out.select(1, heads_.front()), context);
   return out;
 }
 

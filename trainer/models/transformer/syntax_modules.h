@@ -23,6 +23,10 @@ std::shared_ptr<EmbeddingInputImpl> make_embedding_input(const nlohmann::json& s
 // The spec with every default filled in (validates kinds, keys and types).
 nlohmann::json complete_score_modifier(const nlohmann::json& spec);
 nlohmann::json complete_embedding_input(const nlohmann::json& spec);
+// Adds to context.output the auxiliary loss "parent_attention": the cross-entropy of one head's
+// attention scores (B, S, S) towards each token's parent (feature parent_first), summed over the real
+// source tokens (parent_bias with `loss`, SISA).
+void add_parent_attention_loss(const torch::Tensor& head_scores, const SeamContext& context);
 
 // parent_bias: a learned bias b_h added, in each chosen head h of one encoder layer, to the score
 // of every token's parent (its first sub-word: feature parent_first). With `loss`, the auxiliary
