@@ -15,6 +15,7 @@ validate(config, "pipeline/schemas/config.schema.yaml")
 include: "pipeline/rules/common.smk"
 include: "pipeline/rules/data.smk"
 include: "pipeline/rules/parse.smk"
+include: "pipeline/rules/multitask.smk"
 include: "pipeline/rules/train.smk"
 include: "pipeline/rules/decode.smk"
 include: "pipeline/rules/eval.smk"

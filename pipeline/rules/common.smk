@@ -180,6 +180,21 @@ def fetch_split_command(w, output):
     return fetch_sources_command(w.pair, split_sources(w.pair, w.split), output, slice_n)
 
 
+# Pairs whose data is a multi-task mix built from another pair (Pascal's +C&H, multitask.smk)
+MULTITASK_PAIRS = {name: spec["multitask_parse"]["from"] for name, spec in PAIRS.items() if "multitask_parse" in spec}
+for _pair, _base in MULTITASK_PAIRS.items():
+    if _base not in PAIRS or "src" not in PAIRS[_base].get("parse", {}):
+        raise ValueError(f"pair {_pair}: multitask_parse.from '{_base}' must be a pair with parse.src")
+    if "parse" in PAIRS[_pair] or PAIRS[_pair].get("subwords", "bpe") != "bpe" or PAIRS[_pair]["bpe"]["mode"] != "joint":
+        raise ValueError(f"pair {_pair}: a multitask_parse pair has no parse of its own and needs joint BPE (learnt on the mix)")
+    for _key in ("src", "tgt", "test_sets"):
+        if PAIRS[_pair].get(_key) != PAIRS[_base].get(_key):
+            raise ValueError(f"pair {_pair}: {_key} must equal that of its multitask_parse.from pair {_base}")
+# a regex that matches no pair name when there are none
+MULTITASK_PAIR_RE = _alternatives(MULTITASK_PAIRS) or "(?!x)x"
+MULTITASK_GLOSSARIES = "'<TR>' '<PA>'"  # never split by BPE
+
+
 def bpe_codes(pair, lang):
     if PAIRS[pair]["bpe"]["mode"] == "joint":
         return f"{WORK}/{pair}/bpe/codes.joint"

@@ -167,12 +167,13 @@ rule apply_bpe:
         side="src|tgt",
     params:
         bin=BIN,
+        glossaries=lambda w: f" --glossaries {MULTITASK_GLOSSARIES}" if w.pair in MULTITASK_PAIRS else "",
     log:
         f"{WORK}/logs/bpe/{{pair}}.apply.{{split}}.{{side}}.log",
     benchmark:
         f"{WORK}/benchmarks/bpe/{{pair}}.apply.{{split}}.{{side}}.tsv"
     shell:
-        "{params.bin}/synmt-bpe apply -c {input.codes} -i {input.text} -o {output} 2> {log}"
+        "{params.bin}/synmt-bpe apply -c {input.codes}{params.glossaries} -i {input.text} -o {output} 2> {log}"
 
 
 rule learn_spm:

@@ -6,7 +6,9 @@ DAG) and by make_table.py (to read what the DAG produced), and testable on their
 Naming: a system with `pair: P` and no `seeds` is one run named like the system; `pairs: [P, Q]`
 gives runs `SYSTEM.P`, `SYSTEM.Q`; `seeds: [1, 2, 3]` appends `.s1`, `.s2`, `.s3` (train.seed is
 set to the seed). A table row names a system; a column names a pair and a test set; the cell holds
-every run of that system on that pair (a seed group when there are several).
+every run of that system on that pair (a seed group when there are several). A run on a
+multi-task pair (multitask_parse: {from: P}, Pascal's +C&H) trains on its own mixed data but is
+evaluated on P's test sets: it fills P's columns (`test_pair`).
 """
 import copy
 
@@ -49,6 +51,7 @@ def expand_systems(systems, pairs):
                     raise ConfigError(f"systems.{name}: run name '{run_id}' clashes with another system's run")
                 run = {k: copy.deepcopy(v) for k, v in spec.items() if k not in ("pairs", "seeds")}
                 run["pair"] = p
+                run["test_pair"] = pairs[p].get("multitask_parse", {}).get("from", p)
                 if seed is not None:
                     run.setdefault("train", {})["seed"] = seed
                 run["system"] = name
@@ -66,7 +69,8 @@ def expand_systems(systems, pairs):
 
 
 def runs_of(runs, system, pair):
-    return sorted((r for r, spec in runs.items() if spec["system"] == system and spec["pair"] == pair),
+    """The runs of `system` evaluated on `pair` (trained on it, or on a multi-task mix built from it)."""
+    return sorted((r for r, spec in runs.items() if spec["system"] == system and spec.get("test_pair", spec["pair"]) == pair),
                   key=lambda r: (runs[r]["seed"], r))
 
 
