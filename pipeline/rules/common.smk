@@ -180,6 +180,19 @@ def fetch_split_command(w, output):
     return fetch_sources_command(w.pair, split_sources(w.pair, w.split), output, slice_n)
 
 
+# The language filter's place (filter_order): on the raw training text, or on the cleaned one
+def filter_order(pair):
+    spec = PAIRS[pair]
+    return spec.get("filter_order", "filter_first") if spec.get("langid_filter", False) else None
+
+
+for _pair in PAIRS:
+    if filter_order(_pair) == "clean_first" and PAIRS[_pair].get("subwords", "bpe") == "spm":
+        raise ValueError(f"pairs.{_pair}: filter_order clean_first needs subwords bpe or none (SentencePiece reads uncleaned text)")
+FILTER_FIRST_RE = _alternatives(p for p in PAIRS if filter_order(p) == "filter_first") or "(?!x)x"
+CLEAN_FIRST_RE = _alternatives(p for p in PAIRS if filter_order(p) == "clean_first") or "(?!x)x"
+
+
 # Pairs whose data is a multi-task mix built from another pair (Pascal's +C&H, multitask.smk)
 MULTITASK_PAIRS = {name: spec["multitask_parse"]["from"] for name, spec in PAIRS.items() if "multitask_parse" in spec}
 for _pair, _base in MULTITASK_PAIRS.items():
@@ -205,6 +218,8 @@ def tokenised_text(pair, split, side):
     """The tokenised text of a split: cleaned for training, only tokenised for valid/test. BPE
     segments it, word-level pairs binarise it as is, and the parser parses it, so a parse cache's
     words are exactly the words the sub-word marks delimit."""
+    if split == "train" and filter_order(pair) == "clean_first":
+        return f"{WORK}/{pair}/filtered/train.{side}"
     stage = "clean" if split == "train" else "tok"
     return f"{WORK}/{pair}/{stage}/{split}.{side}"
 
@@ -270,7 +285,7 @@ def corpus_entry(corpus, name):
 
 def tokenize_input(w):
     """Training text goes through the language filter first when the pair asks for it."""
-    if w.split == "train" and PAIRS[w.pair].get("langid_filter", False):
+    if w.split == "train" and filter_order(w.pair) == "filter_first":
         return f"{WORK}/{w.pair}/langid/train.{w.side}"
     return f"{WORK}/{w.pair}/raw/{w.split}.{w.side}"
 
@@ -300,7 +315,7 @@ def tokenizer_flags(pair, side):
 def spm_text(pair, split, side):
     """SentencePiece reads untokenised text: the raw split (language-filtered for training when
     the pair asks for it). Length cleaning is a tokeniser-level step and does not apply here."""
-    if split == "train" and PAIRS[pair].get("langid_filter", False):
+    if split == "train" and filter_order(pair) == "filter_first":
         return f"{WORK}/{pair}/langid/train.{side}"
     return f"{WORK}/{pair}/raw/{split}.{side}"
 
@@ -614,6 +629,8 @@ def report_figures():
     """(caption, PNG path, paper figure reference) of every figure of the experiment's report."""
     figs = []
     for t in EXPERIMENT_TABLES:
+        if not table_runs(t):
+            continue  # data statistics only (e.g. sentence counts): no curves, no lengths
         figs.append((f"{t}: training and validation curves (first run of each row)", f"{RESULTS}/figures/curves/{t}.png", ""))
         if table_first_metric_column(t) is not None:
             figs.append((f"{t}: BLEU by source length", f"{RESULTS}/figures/length/{t}.png", REPORT.get("length_paper_ref", "")))

@@ -63,6 +63,8 @@ rule langid_filter_train:
         src=f"{WORK}/{{pair}}/langid/train.src",
         tgt=f"{WORK}/{{pair}}/langid/train.tgt",
         report=f"{RESULTS}/reports/{{pair}}.langid.json",
+    wildcard_constraints:
+        pair=FILTER_FIRST_RE,
     params:
         bin=BIN,
         src=lambda w: PAIRS[w.pair]["src"],
@@ -77,6 +79,55 @@ rule langid_filter_train:
         "{params.bin}/synmt-langid --seed {params.seed} --threads {threads} filter --src {input.src} --tgt {input.tgt}"
         " --src-lang {params.src} --tgt-lang {params.tgt} --out-src {output.src} --out-tgt {output.tgt}"
         " --report {output.report} 2> {log}"
+
+
+# filter_order clean_first (Pascal's Table 1: clean, then filter): the cleaned tokenised text is filtered
+rule langid_filter_clean:
+    input:
+        src=f"{WORK}/{{pair}}/clean/train.src",
+        tgt=f"{WORK}/{{pair}}/clean/train.tgt",
+    output:
+        src=f"{WORK}/{{pair}}/filtered/train.src",
+        tgt=f"{WORK}/{{pair}}/filtered/train.tgt",
+        report=f"{RESULTS}/reports/{{pair}}.langid.json",
+    wildcard_constraints:
+        pair=CLEAN_FIRST_RE,
+    params:
+        bin=BIN,
+        src=lambda w: PAIRS[w.pair]["src"],
+        tgt=lambda w: PAIRS[w.pair]["tgt"],
+        seed=config.get("langid_report", {}).get("seed", 0),
+    threads: config["threads"]
+    log:
+        f"{WORK}/logs/langid/{{pair}}.log",
+    benchmark:
+        f"{WORK}/benchmarks/langid/{{pair}}.tsv"
+    shell:
+        "{params.bin}/synmt-langid --seed {params.seed} --threads {threads} filter --src {input.src} --tgt {input.tgt}"
+        " --src-lang {params.src} --tgt-lang {params.tgt} --out-src {output.src} --out-tgt {output.tgt}"
+        " --report {output.report} 2> {log}"
+
+
+# Sentence counts of a pair through its data stages (Pascal's Table 1): raw, cleaned and
+# language-filtered training pairs in the pair's order, the final training set, valid and test
+rule data_counts:
+    input:
+        raw=f"{WORK}/{{pair}}/raw/train.src",
+        clean=f"{RESULTS}/reports/{{pair}}.clean.json",
+        langid=lambda w: [f"{RESULTS}/reports/{w.pair}.langid.json"] if filter_order(w.pair) else [],
+        train=lambda w: tokenised_text(w.pair, "train", "src"),
+        valid=lambda w: tokenised_text(w.pair, "valid", "src"),
+        test=lambda w: tokenised_text(w.pair, "test", "src"),
+    output:
+        f"{RESULTS}/reports/{{pair}}.counts.json",
+    params:
+        order=lambda w: filter_order(w.pair),
+    log:
+        f"{WORK}/logs/counts/{{pair}}.log",
+    benchmark:
+        f"{WORK}/benchmarks/counts/{{pair}}.tsv"
+    script:
+        "../scripts/data_counts.py"
 
 
 rule tokenize:

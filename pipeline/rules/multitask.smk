@@ -1,6 +1,6 @@
 # Multi-task data for Pascal's +C&H baseline (Currey & Heafield 2019, with a dependency bracketing
 # in place of their constituency linearisation; docs/multitask.md). A pair with
-# multitask_parse: {from: BASE} takes BASE's cleaned training pairs and their source parse and
+# multitask_parse: {from: BASE} takes BASE's cleaned (and filtered) training pairs and their source parse and
 # trains on "<TR> src <TR> -> tgt" mixed with "<PA> src <PA> -> bracketing(src)"; its validation
 # and test sources are BASE's, tagged <TR> (the translation task only). From there the pair's own
 # joint BPE (learnt on the mix, tags kept whole), vocabularies and binarisation follow as usual.
@@ -8,8 +8,8 @@
 
 rule multitask_parse_train:
     input:
-        src=lambda w: f"{WORK}/{MULTITASK_PAIRS[w.pair]}/clean/train.src",
-        tgt=lambda w: f"{WORK}/{MULTITASK_PAIRS[w.pair]}/clean/train.tgt",
+        src=lambda w: tokenised_text(MULTITASK_PAIRS[w.pair], "train", "src"),
+        tgt=lambda w: tokenised_text(MULTITASK_PAIRS[w.pair], "train", "tgt"),
         parse=lambda w: parse_cache(MULTITASK_PAIRS[w.pair], "train", "src"),
     output:
         src=f"{WORK}/{{pair}}/clean/train.src",

@@ -178,12 +178,17 @@ def main(sm):
     scale = exp.get("scale", "")
     header = [
         f"Experiment `{exp['name']}`, scale **{scale}**: {SCALE_NOTES.get(scale, scale)}."
-        + ("" if slices == [0] else f" Corpora sliced to the first {', '.join(str(s) for s in slices if s)} lines of each split."),
-        f"Hardware: {'; '.join(hardware) or 'n/a'}.",
-        "Training budget: " + "; ".join(f"{s}: {b}" for s, b in sorted({(r['system'], r['budget']) for r in runs.values()})) + ".",
-        f"Results recorded {dates[0] if len(dates) == 1 else dates[0] + ' to ' + dates[-1]}" if dates else "Results recorded: n/a",
+        + ("" if slices in ([0], []) else f" Corpora sliced to the first {', '.join(str(s) for s in slices if s)} lines of each split."),
     ]
-    header[-1] += f" at commit {', '.join(commits)}." if commits else "."
+    if runs:  # a table of data statistics only (e.g. sentence counts) has no runs to describe
+        header += [
+            f"Hardware: {'; '.join(hardware) or 'n/a'}.",
+            "Training budget: " + "; ".join(f"{s}: {b}" for s, b in sorted({(r['system'], r['budget']) for r in runs.values()})) + ".",
+            f"Results recorded {dates[0] if len(dates) == 1 else dates[0] + ' to ' + dates[-1]}" if dates else "Results recorded: n/a",
+        ]
+        header[-1] += f" at commit {', '.join(commits)}." if commits else "."
+    else:
+        header.append("Data statistics of the pipeline's stages (no trained systems).")
     if paper is not None:
         caption = f": {paper['caption'].rstrip('.')}" if paper.get("caption") else ""
         header.append(f"Paper column: {paper.get('source', t['paper']['table'])} of {paper_doc.get('citation', t['paper']['file']).rstrip('.')}"
