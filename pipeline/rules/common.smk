@@ -193,6 +193,21 @@ FILTER_FIRST_RE = _alternatives(p for p in PAIRS if filter_order(p) == "filter_f
 CLEAN_FIRST_RE = _alternatives(p for p in PAIRS if filter_order(p) == "clean_first") or "(?!x)x"
 
 
+for _pair, _spec in PAIRS.items():
+    _other = _spec.get("scores_as")
+    if _other is None:
+        continue
+    if _other not in PAIRS or "scores_as" in PAIRS[_other] or "multitask_parse" in _spec:
+        raise ValueError(f"pairs.{_pair}.scores_as: '{_other}' must be another plain pair (not scores_as itself; not with multitask_parse)")
+    for _key in ("corpus", "src", "tgt", "splits", "resplit", "test_sets", "bleu", "tokenizer"):
+        _mine, _theirs = _spec.get(_key), PAIRS[_other].get(_key)
+        if _key == "splits" and _mine and _theirs:  # the training split may differ
+            _mine = {k: v for k, v in _mine.items() if k != "train"}
+            _theirs = {k: v for k, v in _theirs.items() if k != "train"}
+        if _mine != _theirs:
+            raise ValueError(f"pairs.{_pair}.scores_as: its {_key} differs from {_other}'s (the validation and test sets must be the same)")
+
+
 # Pairs whose data is a multi-task mix built from another pair (Pascal's +C&H, multitask.smk)
 MULTITASK_PAIRS = {name: spec["multitask_parse"]["from"] for name, spec in PAIRS.items() if "multitask_parse" in spec}
 for _pair, _base in MULTITASK_PAIRS.items():

@@ -6,9 +6,10 @@ DAG) and by make_table.py (to read what the DAG produced), and testable on their
 Naming: a system with `pair: P` and no `seeds` is one run named like the system; `pairs: [P, Q]`
 gives runs `SYSTEM.P`, `SYSTEM.Q`; `seeds: [1, 2, 3]` appends `.s1`, `.s2`, `.s3` (train.seed is
 set to the seed). A table row names a system; a column names a pair and a test set; the cell holds
-every run of that system on that pair (a seed group when there are several). A run on a
-multi-task pair (multitask_parse: {from: P}, Pascal's +C&H) trains on its own mixed data but is
-evaluated on P's test sets: it fills P's columns (`test_pair`).
+every run of that system on that pair (a seed group when there are several). A run on a pair
+with `scores_as: P` (the same validation and test sets, other training data: a language-filtered
+copy) or on a multi-task pair built from P (multitask_parse: {from: P}, Pascal's +C&H) fills P's
+columns (`test_pair`).
 """
 import copy
 
@@ -51,7 +52,7 @@ def expand_systems(systems, pairs):
                     raise ConfigError(f"systems.{name}: run name '{run_id}' clashes with another system's run")
                 run = {k: copy.deepcopy(v) for k, v in spec.items() if k not in ("pairs", "seeds")}
                 run["pair"] = p
-                run["test_pair"] = pairs[p].get("multitask_parse", {}).get("from", p)
+                run["test_pair"] = test_pair(pairs, p)
                 if seed is not None:
                     run.setdefault("train", {})["seed"] = seed
                 run["system"] = name
@@ -66,6 +67,12 @@ def expand_systems(systems, pairs):
             if runs[member].get("ensemble"):
                 raise ConfigError(f"systems.{run['system']}.ensemble: '{member}' is an ensemble itself")
     return runs
+
+
+def test_pair(pairs, pair):
+    """The pair whose table columns a run on `pair` fills (itself unless scores_as / multitask_parse)."""
+    spec = pairs[pair]
+    return spec.get("scores_as") or spec.get("multitask_parse", {}).get("from") or pair
 
 
 def runs_of(runs, system, pair):
