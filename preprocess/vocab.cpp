@@ -6,6 +6,8 @@
 #include "core/error.h"
 #include "core/line_reader.h"
 #include "core/sha256.h"
+#include "core/utf8.h"
+#include "preprocess/unicode_classes.h"
 
 namespace synmt {
 
@@ -97,6 +99,24 @@ std::string Vocab::decode(const std::vector<int32_t>& ids) const {
     out += token(i);
   }
   return out;
+}
+
+bool is_punctuation_token(const std::string& token) {
+  std::string t = token;
+  if (t.size() > 2 && t.compare(t.size() - 2, 2, "@@") == 0) t.resize(t.size() - 2);
+  for (const char* escape : {"&amp;", "&quot;", "&apos;", "&lt;", "&gt;", "&#91;", "&#93;", "&#124;"})
+    for (std::size_t at; (at = t.find(escape)) != std::string::npos;) t.replace(at, std::char_traits<char>::length(escape), "&");
+  if (t.empty() || !utf8::is_valid(t)) return false;
+  for (char32_t c : utf8::decode(t))
+    if (uc::is_alnum(c) || uc::is_number(c) || utf8::is_python_space(c)) return false;
+  return true;
+}
+
+std::vector<int32_t> Vocab::punctuation_ids() const {
+  std::vector<int32_t> ids;
+  for (std::size_t i = specials().size(); i < tokens_.size(); ++i)
+    if (is_punctuation_token(tokens_[i])) ids.push_back(static_cast<int32_t>(i));
+  return ids;
 }
 
 }  // namespace synmt

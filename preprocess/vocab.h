@@ -9,6 +9,11 @@
 
 namespace synmt {
 
+// A token made only of punctuation or symbols: no letter and no digit once a BPE continuation mark
+// "@@" and Moses' XML escapes (&amp; &quot; &apos; &lt; &gt; &#91; &#93; &#124;) are undone.
+// SA-NMT's mask_punct_heads keeps such tokens from heading others.
+bool is_punctuation_token(const std::string& token);
+
 struct VocabOptions {
   int min_frequency = 1;
   int max_size = 0;  // 0: unlimited (specials included in the count otherwise)
@@ -29,6 +34,8 @@ class Vocab {
   std::string hash() const;  // sha256 of the saved form
   std::vector<int32_t> encode(const std::string& line) const;
   std::string decode(const std::vector<int32_t>& ids) const;  // stops at </s>, skips specials
+  // Ids of the tokens that are punctuation (is_punctuation_token), specials excluded.
+  std::vector<int32_t> punctuation_ids() const;
 
  private:
   std::string serialise() const;

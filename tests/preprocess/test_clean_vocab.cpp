@@ -33,3 +33,17 @@ TEST(Vocab, OrdersByFrequencyAndCutsByThreshold) {
   EXPECT_EQ(v.id("rare"), synmt::Vocab::kUnk);
   EXPECT_EQ(v.decode({4, 5, synmt::Vocab::kEos, 6}), "c b");
 }
+
+// Punctuation tokens for SA-NMT's mask_punct_heads: no letter and no digit once "@@" and Moses'
+// escapes are undone; specials are never counted.
+TEST(Vocab, PunctuationTokens) {
+  for (const char* t : {".", ",", "&quot;", "&apos;", "&amp;", "&#91;", "...", "@@", "«", "—", "?@@", "„"})
+    EXPECT_TRUE(synmt::is_punctuation_token(t)) << t;
+  for (const char* t : {"a", "Haus", "3", "3.5", "&quot;Haus", "d@@", "п", "日本", "", "<unk>"})
+    EXPECT_FALSE(synmt::is_punctuation_token(t)) << t;
+  auto v = synmt::Vocab::build({{"Haus", 5}, {".", 4}, {"&quot;", 3}, {"3", 2}}, {});
+  auto ids = v.punctuation_ids();
+  ASSERT_EQ(ids.size(), 2u);
+  EXPECT_EQ(v.token(ids[0]), ".");
+  EXPECT_EQ(v.token(ids[1]), "&quot;");
+}

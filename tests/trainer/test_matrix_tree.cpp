@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <vector>
 
 #include "trainer/nn/matrix_tree.h"
@@ -161,4 +162,41 @@ TEST(StructuredAttention, FlatColumnsSumToOneAndHardIsOneHotWithTheSoftGradient)
   auto hard_params = hard->parameters();
   for (std::size_t k = 0; k < 2; ++k)  // query and key: the selection's gradient is the soft one
     EXPECT_TRUE(torch::allclose(hard_params[k].grad(), soft_grads[k], 1e-5, 1e-6));
+}
+
+// mask_punct_heads: a barred token heads no other token (its row is zero off the diagonal), every
+// column is still a distribution, the tree marginals equal brute force over the trees that avoid
+// barred heads, gradients stay finite, and a sentence of barred tokens only keeps every head
+// (otherwise it would have no single-root tree).
+TEST(StructuredAttention, BarredHeadsHeadNothingAndColumnsStillSumToOne) {
+  torch::manual_seed(8);
+  auto states = torch::randn({2, 4, 8}, torch::requires_grad());
+  auto lengths = lengths_of({4, 3});
+  auto may_head = torch::tensor({{true, false, true, false}, {false, false, false, true}});
+  for (auto selection : {synmt::HeadSelection::kTree, synmt::HeadSelection::kFlat}) {
+    torch::manual_seed(9);
+    synmt::StructuredAttention att(synmt::StructuredAttentionOptions{8, 8, selection, selection == synmt::HeadSelection::kTree});
+    auto out = att(states, lengths, may_head);
+    auto b = out.beta[0];
+    for (int64_t i : {1, 3})
+      for (int64_t j = 0; j < 4; ++j)
+        if (i != j) EXPECT_EQ(b[i][j].item<double>(), 0.0) << "barred head " << i << " of " << j;
+    EXPECT_TRUE(torch::allclose(b.sum(0), torch::ones({4}), 1e-5, 1e-5));
+    // sentence 2: its real tokens 0..2 are all barred, so nothing is barred
+    auto free = att(states, lengths).beta[1];
+    EXPECT_TRUE(torch::allclose(out.beta[1], free, 1e-6, 1e-6));
+    out.beta.sum().backward();
+    for (auto& p : att->parameters())
+      if (p.grad().defined()) EXPECT_TRUE(torch::isfinite(p.grad()).all().item<bool>());
+    if (selection == synmt::HeadSelection::kTree) {
+      // brute force on sentence 1's phi with the barred arcs removed (-inf)
+      auto phi = out.phi[0].detach().to(torch::kFloat64).clone();
+      for (int64_t i : {1, 3})
+        for (int64_t j = 0; j < 4; ++j)
+          if (i != j) phi[i][j] = -std::numeric_limits<double>::infinity();
+      auto [marginal, log_z] = brute_force(phi);
+      for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) EXPECT_NEAR(b[i][j].item<double>(), marginal[i][j], 1e-6);  // beta is returned in float32
+    }
+  }
 }

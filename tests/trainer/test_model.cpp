@@ -96,3 +96,37 @@ TEST(Checkpoint, RoundTripAndRefusalOfForeignFiles) {
   std::ofstream(junk) << "junk";
   EXPECT_THROW(synmt::load_checkpoint(junk), synmt::InputError);
 }
+
+// SA-NMT's mask_punct_heads: tokens listed in punct_ids head no other token in beta (analysis),
+// which they do without the mask; the option needs a head selection.
+TEST(SaNmt, MaskPunctHeadsKeepsListedTokensFromHeading) {
+  auto data = copy_task(8);
+  synmt::BatchIterator it(data, {});
+  auto b = it.make_batch({2, 3});
+  const int64_t punct = b.source.tokens[0][1].item<int64_t>();
+  synmt::ForwardRequest analysis;
+  analysis.analysis = true;
+  auto beta_of = [&](bool mask) {
+    auto config = synmt::test::tiny_arch("sa_nmt_shared", {{"mask_punct_heads", mask}, {"punct_ids", {punct}}});
+    torch::manual_seed(4);
+    auto model = synmt::create_model(config);
+    model->eval();
+    return model->forward(b.source, b.tgt_in, analysis).analysis["beta"];
+  };
+  auto masked = beta_of(true), free = beta_of(false);
+  const auto is_punct = b.source.tokens == punct;
+  const auto real = torch::arange(b.source.tokens.size(1)).unsqueeze(0) < b.source.lengths.unsqueeze(1);
+  double masked_mass = 0, free_mass = 0;
+  for (int64_t s = 0; s < 2; ++s)
+    for (int64_t i = 0; i < b.source.lengths[s].item<int64_t>(); ++i) {
+      if (!is_punct[s][i].item<bool>()) continue;
+      auto off = masked[s][i].sum() - masked[s][i][i];
+      masked_mass += off.item<double>();
+      free_mass += (free[s][i].sum() - free[s][i][i]).item<double>();
+    }
+  EXPECT_EQ(masked_mass, 0.0);
+  EXPECT_GT(free_mass, 0.01);
+  EXPECT_TRUE(torch::allclose(masked[0].narrow(0, 0, b.source.lengths[0].item<int64_t>()).sum(0).masked_select(real[0]),
+                              torch::ones({b.source.lengths[0].item<int64_t>()}), 1e-5, 1e-5));
+  EXPECT_THROW(synmt::create_model(synmt::test::tiny_arch("sa_nmt_nmt", {{"mask_punct_heads", true}})), synmt::ConfigError);
+}

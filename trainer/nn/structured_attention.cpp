@@ -23,17 +23,28 @@ StructuredAttentionImpl::StructuredAttentionImpl(const StructuredAttentionOption
   value = register_module("value", torch::nn::Linear(torch::nn::LinearOptions(o.input_dim, o.dim).bias(false)));
 }
 
-HeadSelectionOutput StructuredAttentionImpl::forward(const torch::Tensor& states, const torch::Tensor& lengths) {
+HeadSelectionOutput StructuredAttentionImpl::forward(const torch::Tensor& states, const torch::Tensor& lengths,
+                                                     const torch::Tensor& may_head) {
   HeadSelectionOutput out;
   const int64_t n = states.size(1);
   out.phi = torch::bmm(query(states), key(states).transpose(1, 2)) / std::sqrt(static_cast<double>(options_.dim));
   auto real = length_mask(lengths, n, states.device());  // (B, n)
+  auto scores = out.phi;
+  if (may_head.defined()) {
+    // row i scores i as the head of every column j: barred heads keep only their diagonal
+    auto off_diagonal = torch::eye(n, torch::TensorOptions().dtype(torch::kBool).device(states.device())).logical_not();
+    // a sentence of barred tokens only would have no single-root tree: it keeps every head
+    auto allowed = may_head.to(states.device()).logical_and(real);
+    allowed = allowed.logical_or(allowed.any(1, /*keepdim=*/true).logical_not());
+    auto barred = allowed.logical_not().unsqueeze(2).logical_and(off_diagonal.unsqueeze(0));
+    scores = scores.masked_fill(barred, -std::numeric_limits<float>::infinity());
+  }
   if (options_.selection == HeadSelection::kFlat) {
     // each column j: a distribution over the real heads i (pad rows excluded); pad columns zero
-    auto scores = out.phi.masked_fill(real.logical_not().unsqueeze(2), -std::numeric_limits<float>::infinity());
+    scores = scores.masked_fill(real.logical_not().unsqueeze(2), -std::numeric_limits<float>::infinity());
     out.beta = torch::softmax(scores, 1).masked_fill(real.logical_not().unsqueeze(1), 0.0);
   } else {
-    auto phi = options_.float64 ? out.phi.to(torch::kFloat64) : out.phi;
+    auto phi = options_.float64 ? scores.to(torch::kFloat64) : scores;
     auto beta = matrix_tree_marginals(phi, lengths).to(out.phi.scalar_type());
     if (options_.selection == HeadSelection::kHard) {
       // forward: the argmax head of each column; backward: the marginals' gradient

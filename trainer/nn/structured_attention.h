@@ -5,6 +5,8 @@
 //   tree: beta = single-root matrix-tree marginals (nn/matrix_tree.h)
 //   flat: beta_.j = softmax over i of phi_ij, i = j included (FA-NMT; the diagonal plays the root)
 //   hard: one-hot argmax_i of the tree marginals forward, their gradient backward (straight-through)
+// Optionally some tokens may head no other token (SA-NMT's mask_punct_heads): phi_ij = -inf for
+// such an i and j != i; phi_ii (i as the root, or itself in FA-NMT) stays.
 #include <torch/nn/module.h>
 #include <torch/nn/modules/linear.h>
 #include <torch/types.h>
@@ -32,7 +34,8 @@ struct HeadSelectionOutput {
 class StructuredAttentionImpl : public torch::nn::Module {
  public:
   explicit StructuredAttentionImpl(const StructuredAttentionOptions& options);
-  HeadSelectionOutput forward(const torch::Tensor& states, const torch::Tensor& lengths);
+  // may_head (B, n) bool, optional: false for tokens that head no other token
+  HeadSelectionOutput forward(const torch::Tensor& states, const torch::Tensor& lengths, const torch::Tensor& may_head = {});
 
  private:
   StructuredAttentionOptions options_;

@@ -101,6 +101,12 @@ int main(int argc, char** argv) {
         synmt::Json model = config["model"];
         model["options"]["src_vocab"] = src_vocab.size();
         model["options"]["tgt_vocab"] = tgt_vocab.size();
+        // a family that can keep punctuation from heading others gets its ids from the vocabulary
+        if (model["options"].value("mask_punct_heads", false)) {
+          auto ids = src_vocab.punctuation_ids();
+          model["options"]["punct_ids"] = std::vector<int64_t>(ids.begin(), ids.end());
+          synmt::log_info("mask_punct_heads: " + std::to_string(ids.size()) + " punctuation tokens in the source vocabulary");
+        }
         const torch::Device device = synmt::resolve_device(train_options.device, synmt::launcher_local_rank());
         auto comm = synmt::make_communicator(dist, device.is_cuda() ? device.index() : -1);
         int local_ranks = 1;

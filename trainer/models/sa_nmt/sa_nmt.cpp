@@ -8,6 +8,7 @@ SaNmtOptions SaNmtOptions::from_json(const nlohmann::json& j) {
   SaNmtOptions o = options_from_json<SaNmtOptions>(j, "model.options (sa_nmt)");
   if (o.syntax != "none") parse_head_selection(o.syntax, "model.options.syntax");
   if (o.one_set && o.syntax == "none") throw ConfigError("model.options.one_set needs syntax flat | tree | hard");
+  if (o.mask_punct_heads && o.syntax == "none") throw ConfigError("model.options.mask_punct_heads needs syntax flat | tree | hard");
   return o;
 }
 
@@ -61,7 +62,12 @@ DecodeState SaNmtModel::encode_with(const SourceInput& input, ModelOutput* analy
     decoder->start(state, dropout(states), allowed, states, input.lengths);
     return state;
   }
-  auto selected = heads(states, input.lengths);
+  torch::Tensor may_head;
+  if (options_.mask_punct_heads && !options_.punct_ids.empty()) {
+    auto punct = torch::tensor(options_.punct_ids, torch::TensorOptions().dtype(torch::kInt64).device(input.tokens.device()));
+    may_head = torch::isin(input.tokens, punct).logical_not();
+  }
+  auto selected = heads(states, input.lengths, may_head);
   if (analysis) {
     analysis->analysis["phi"] = selected.phi;
     analysis->analysis["beta"] = selected.beta;

@@ -10,6 +10,8 @@
 #include <torch/nn/modules/embedding.h>
 #include <torch/nn/modules/linear.h>
 
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "trainer/models/seq2seq_model.h"
@@ -34,6 +36,10 @@ struct SaNmtOptions {
   bool gate = true;                 // sigma(W_g h_t) on the attended annotation
   bool one_set = false;             // SA-NMT-1set
   bool float64_marginals = false;
+  // Punctuation may head no other token (the released code masks it; the paper is silent). The ids
+  // are filled by synmt-train from the source vocabulary (Vocab::punctuation_ids) when on.
+  bool mask_punct_heads = false;
+  std::vector<int64_t> punct_ids;
 
   template <class Self, class Visit>
   static void fields(Self& o, Visit&& v) {
@@ -52,6 +58,8 @@ struct SaNmtOptions {
     v("gate", o.gate);
     v("one_set", o.one_set);
     v("float64_marginals", o.float64_marginals);
+    v("mask_punct_heads", o.mask_punct_heads);
+    v("punct_ids", o.punct_ids);
   }
   static SaNmtOptions from_json(const nlohmann::json& j);
   nlohmann::json to_json() const;
