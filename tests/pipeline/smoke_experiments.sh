@@ -57,6 +57,36 @@ for name in exp["experiment"]["tables"]:
     assert checked > 0, f"{name}: no paper value shown"
     print(f"{name}: {len(rows)} cells, {checked} paper values equal the YAML")
 PY
+  # multi-task (+C&H) pairs: twice the pairs, half <PA>; tags whole after BPE; every <PA> target
+  # balanced with one label per source word
+  "$VENV/bin/python" - "$cfg" "$T/$paper/work" <<'PY'
+import sys, yaml
+cfg, work = sys.argv[1], sys.argv[2]
+exp = yaml.safe_load(open(cfg))
+for name, pair in exp["pairs"].items():
+    if "multitask_parse" not in pair:
+        continue
+    src = open(f"{work}/{name}/clean/train.src").read().splitlines()
+    tgt = open(f"{work}/{name}/clean/train.tgt").read().splitlines()
+    base = open(f"{work}/{pair['multitask_parse']['from']}/clean/train.src").read().splitlines()
+    assert len(src) == len(tgt) == 2 * len(base), f"{name}: {len(src)} mixed pairs for {len(base)} translation pairs"
+    half = len(base)
+    assert all(s.startswith("<TR> ") and s.endswith(" <TR>") for s in src[:half]), f"{name}: translation half not tagged <TR>"
+    assert all(s.startswith("<PA> ") and s.endswith(" <PA>") for s in src[half:]), f"{name}: parse half not tagged <PA>"
+    for s, t in zip(src[half:], tgt[half:]):
+        words, depth, labels = len(s.split()) - 2, 0, 0
+        for tok in t.split():
+            depth += tok == "("
+            depth -= tok == ")"
+            labels += tok not in ("(", ")")
+            assert depth >= 0, f"{name}: unbalanced {t!r}"
+        assert depth == 0 and labels == words, f"{name}: {t!r} for {words} words"
+    for split in ("train", "valid", "test"):
+        for line in open(f"{work}/{name}/bpe/{split}.src"):
+            toks = line.split()
+            assert toks[0] in ("<TR>", "<PA>") and toks[-1] == toks[0], f"{name} {split}: tag split by BPE: {line!r}"
+    print(f"{name}: {len(src)} mixed pairs ({half} <PA>), tags whole after BPE, brackets balanced")
+PY
   mkdir -p "$T/$paper/before" && cp "$T/$paper"/results/tables/* "$T/$paper/before/"
   "${SM[@]}" --forcerun table > "$T/$paper.regen.log" 2>&1 || { tail -20 "$T/$paper.regen.log"; exit 1; }
   for f in "$T/$paper"/before/*; do
