@@ -1,6 +1,7 @@
 #include "trainer/models/registry.h"
 
 #include "core/config.h"
+#include "trainer/models/latent_graphs/family.h"
 #include "trainer/models/rnn_attention/family.h"
 #include "trainer/models/sa_nmt/family.h"
 #include "trainer/models/transformer/family.h"
@@ -12,6 +13,7 @@ const std::vector<ModelFamily>& model_families() {
       rnn_attention_family(),
       transformer_family(),
       sa_nmt_family(),
+      latent_graphs_family(),
   };
   return families;
 }

@@ -1,0 +1,149 @@
+// The latent-graph family (Bastings et al. 2018): the Concrete relaxation's limits and its
+// Gumbel-max property, exact zeros on the diagonal and padding, one-token sentences, the GCN layer
+// (empty graph = the baseline layer bit for bit; a hand-computed 3-node example), the temperature
+// schedule and exact resume of the noise.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "trainer/data/batches.h"
+#include "trainer/models/latent_graphs/latent_graphs.h"
+#include "trainer/models/registry.h"
+#include "trainer/nn/gcn.h"
+#include "trainer/nn/latent_graph.h"
+#include "tests/trainer/tiny_models.h"
+
+namespace {
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+
+// lambda for sentences of lengths 4 and 2 in a batch of 4 positions, diagonal and padding -inf
+torch::Tensor sample_lambda() {
+  torch::manual_seed(2);
+  auto lambda = torch::randn({2, 4, 4});
+  auto lengths = torch::tensor({4, 2});
+  auto real = torch::arange(4).unsqueeze(0) < lengths.unsqueeze(1);
+  auto ok = real.unsqueeze(2).logical_and(real.unsqueeze(1)).logical_and(torch::eye(4).to(torch::kBool).logical_not().unsqueeze(0));
+  return lambda.masked_fill(ok.logical_not(), kNegInf);
+}
+}  // namespace
+
+TEST(LatentGraph, TemperatureLimitsAndExactZeros) {
+  auto lambda = sample_lambda();
+  auto cold = synmt::concrete_graph(lambda, 1e-4, false);
+  auto one_hot = torch::zeros_like(cold);
+  auto masked_argmax = lambda.argmax(-1, true);
+  one_hot.scatter_(2, masked_argmax, 1.0);
+  auto real_rows = torch::tensor({{1, 1, 1, 1}, {1, 1, 0, 0}}).to(torch::kBool).unsqueeze(2);
+  EXPECT_TRUE(torch::allclose(cold, one_hot * real_rows, 1e-6, 1e-6));  // tau -> 0: one-hot at argmax
+  auto hot = synmt::concrete_graph(lambda, 1e6, false);
+  EXPECT_TRUE(torch::allclose(hot[0], (torch::ones({4, 4}) - torch::eye(4)) / 3.0, 1e-5, 1e-5));  // tau -> inf: uniform over k != i
+  EXPECT_TRUE(torch::allclose(hot[1].narrow(0, 0, 2).narrow(1, 0, 2), torch::tensor({{0.f, 1.f}, {1.f, 0.f}})));
+  for (const auto& a : {cold, hot, synmt::concrete_graph(lambda, 0.5, true)}) {
+    EXPECT_EQ(a.diagonal(0, 1, 2).abs().sum().item<double>(), 0.0);      // never its own head
+    EXPECT_EQ(a[1].narrow(1, 2, 2).abs().sum().item<double>(), 0.0);     // pads head nothing
+    EXPECT_EQ(a[1].narrow(0, 2, 2).abs().sum().item<double>(), 0.0);     // pad rows are empty
+    EXPECT_TRUE(torch::isfinite(a).all().item<bool>());
+  }
+}
+
+// A one-token sentence has no admissible head: its row is 0, and gradients stay finite.
+TEST(LatentGraph, OneTokenSentenceIsGuarded) {
+  synmt::LatentGraph graph(synmt::LatentGraphOptions{6, 4, 8});
+  auto x = torch::randn({2, 3, 6}, torch::requires_grad());
+  auto lambda = graph(x, torch::tensor({1, 3}));
+  auto a = synmt::concrete_graph(lambda, 2.0, true);
+  EXPECT_EQ(a[0].abs().sum().item<double>(), 0.0);
+  EXPECT_TRUE(torch::allclose(a[1].sum(-1), torch::ones({3})));
+  a.pow(2).sum().backward();
+  EXPECT_TRUE(torch::isfinite(x.grad()).all().item<bool>());
+  for (auto& p : graph->parameters()) EXPECT_TRUE(torch::isfinite(p.grad()).all().item<bool>());
+}
+
+// Gumbel-max: argmax_k (lambda_ik + g_ik) is distributed as softmax(lambda_i); so are the argmaxes
+// of the noisy Concrete sample at any temperature (dividing by tau keeps the argmax).
+TEST(LatentGraph, ArgmaxFrequenciesMatchTheSoftmax) {
+  torch::manual_seed(5);
+  auto lambda = torch::tensor({{kNegInf, 0.5f, -1.0f, 1.5f}}).unsqueeze(0).expand({10000, 1, 4}).contiguous();
+  auto a = synmt::concrete_graph(lambda, 0.7, true);
+  auto counts = torch::zeros({4});
+  counts.index_add_(0, a.argmax(-1).view({-1}), torch::ones({10000}));
+  auto freq = counts / 10000.0;
+  auto expected = torch::softmax(lambda[0][0], -1);
+  EXPECT_TRUE(torch::allclose(freq, expected, 0.0, 0.02)) << freq << expected;
+}
+
+// GCN: with an empty graph the layer equals the dense baseline layer with the same weights, bit for
+// bit; and a hand-computed 3-node example.
+TEST(Gcn, EmptyGraphIsTheBaselineAndAHandExample) {
+  torch::manual_seed(3);
+  synmt::GcnLayer gcn(synmt::GcnOptions{4, true, false, false});
+  synmt::GcnLayer dense(synmt::GcnOptions{4, false, false, false});
+  {
+    torch::NoGradGuard no_grad;
+    dense->named_parameters()["self_loop.weight"].copy_(gcn->named_parameters()["self_loop.weight"]);
+    dense->named_parameters()["self_loop.bias"].copy_(gcn->named_parameters()["self_loop.bias"]);
+  }
+  auto s = torch::randn({2, 3, 4});
+  EXPECT_TRUE(torch::equal(gcn(s, torch::zeros({2, 3, 3})), dense(s)));
+
+  // 1-dim states: W_self = 1, b = 0, W_head = 2, W_dep = 3; node 0 is the head of nodes 1 and 2
+  synmt::GcnLayer g(synmt::GcnOptions{1, true, false, false});
+  {
+    torch::NoGradGuard no_grad;
+    auto p = g->named_parameters();
+    p["self_loop.weight"].fill_(1.0);
+    p["self_loop.bias"].fill_(0.0);
+    p["head.weight"].fill_(2.0);
+    p["dep.weight"].fill_(3.0);
+  }
+  auto states = torch::tensor({1.f, -2.f, 0.5f}).view({1, 3, 1});
+  auto a = torch::tensor({{0.f, 0.f, 0.f}, {1.f, 0.f, 0.f}, {1.f, 0.f, 0.f}}).unsqueeze(0);
+  // node 0: 1 + relu(1 + 0 + 3 * (-2 + 0.5)) = 1 + relu(-3.5) = 1
+  // node 1: -2 + relu(-2 + 2 * 1) = -2 + 0 = -2
+  // node 2: 0.5 + relu(0.5 + 2 * 1) = 0.5 + 2.5 = 3
+  EXPECT_TRUE(torch::allclose(g(states, a).view({3}), torch::tensor({1.f, -2.f, 3.f})));
+}
+
+TEST(LatentGraphs, TemperatureScheduleAndItsBuffer) {
+  synmt::LatentGraphsOptions o;
+  EXPECT_DOUBLE_EQ(synmt::latent_graph_temperature(o, 0, 100), 2.0);
+  EXPECT_DOUBLE_EQ(synmt::latent_graph_temperature(o, 99, 100), 2.0);
+  EXPECT_DOUBLE_EQ(synmt::latent_graph_temperature(o, 100, 100), 2.0 * 0.99);
+  EXPECT_DOUBLE_EQ(synmt::latent_graph_temperature(o, 1050, 100), 2.0 * std::pow(0.99, 10));
+  o.tau_interval = 7;
+  EXPECT_DOUBLE_EQ(synmt::latent_graph_temperature(o, 21, 100), 2.0 * std::pow(0.99, 3));
+  auto config = synmt::test::tiny_arch("lg_graph_rnn");
+  auto model = std::dynamic_pointer_cast<synmt::LatentGraphsModel>(synmt::create_model(config));
+  ASSERT_TRUE(model);
+  synmt::TrainingContext c;
+  c.update = 250;
+  c.updates_per_epoch = 100;
+  model->set_training_context(c);
+  EXPECT_DOUBLE_EQ(model->temperature(), 2.0 * 0.99 * 0.99);
+  EXPECT_TRUE(model->named_buffers().contains("tau"));  // kept in checkpoints
+}
+
+// The noise comes from the default generator: the same generator state gives the same graph (the
+// trainer checkpoints that state, so a resumed run draws what an uninterrupted one would).
+TEST(LatentGraphs, NoiseFollowsTheGeneratorState) {
+  auto config = synmt::test::tiny_arch("lg_graph_cnn", {{"dropout", 0.0}});  // differences come from the graph noise only
+  torch::manual_seed(1);
+  auto model = synmt::create_model(config);
+  model->train();
+  auto data = synmt::test::copy_task(6);
+  synmt::BatchIterator it(data, {});
+  auto b = it.make_batch({0, 1, 2, 3});
+  synmt::ForwardRequest r;
+  r.analysis = true;
+  torch::manual_seed(42);
+  auto first = model->forward(b.source, b.tgt_in, r).analysis["graph"];
+  auto second = model->forward(b.source, b.tgt_in, r).analysis["graph"];
+  torch::manual_seed(42);
+  auto again = model->forward(b.source, b.tgt_in, r).analysis["graph"];
+  EXPECT_TRUE(torch::equal(first, again));
+  EXPECT_FALSE(torch::equal(first, second));
+  model->eval();
+  auto test_a = model->forward(b.source, b.tgt_in, r).analysis["graph"];
+  EXPECT_TRUE(torch::equal(test_a, model->forward(b.source, b.tgt_in, r).analysis["graph"]));  // no noise at test time
+}

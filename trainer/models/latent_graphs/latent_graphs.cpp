@@ -1,0 +1,116 @@
+#include "trainer/models/latent_graphs/latent_graphs.h"
+
+#include <cmath>
+
+#include "core/config.h"
+
+namespace synmt {
+
+LatentGraphsOptions LatentGraphsOptions::from_json(const nlohmann::json& j) {
+  auto o = options_from_json<LatentGraphsOptions>(j, "model.options (latent_graphs)");
+  if (o.encoder != "emb" && o.encoder != "cnn" && o.encoder != "rnn")
+    throw ConfigError("model.options.encoder: '" + o.encoder + "' (emb | cnn | rnn)");
+  if (o.test_graph != "tau" && o.test_graph != "plain") throw ConfigError("model.options.test_graph: '" + o.test_graph + "' (tau | plain)");
+  if (o.encoder == "rnn" && o.embed_dim % 2 != 0) throw ConfigError("model.options.embed_dim: the RNN encoder needs an even size (two directions)");
+  if (!(o.tau0 > 0) || !(o.tau_decay > 0)) throw ConfigError("model.options.tau0 and tau_decay must be positive");
+  parse_attention_score(o.attention_score, "model.options.attention_score");
+  return o;
+}
+
+nlohmann::json LatentGraphsOptions::to_json() const { return options_to_json(*this); }
+
+double latent_graph_temperature(const LatentGraphsOptions& o, int64_t update, int64_t updates_per_epoch) {
+  const int64_t interval = o.tau_interval > 0 ? o.tau_interval : updates_per_epoch;
+  if (interval <= 0) return o.tau0;
+  return o.tau0 * std::pow(o.tau_decay, static_cast<double>(update / interval));
+}
+
+LatentGraphsModel::LatentGraphsModel(LatentGraphsOptions o) : options_(o) {
+  if (o.src_vocab <= 0 || o.tgt_vocab <= 0) throw ConfigError("latent_graphs: vocabulary sizes are not set");
+  const int64_t d = o.embed_dim;
+  src_embed = register_module("src_embed", torch::nn::Embedding(o.src_vocab, d));
+  tgt_embed = register_module("tgt_embed", torch::nn::Embedding(o.tgt_vocab, d));
+  if (o.encoder == "rnn") rnn = register_module("rnn", BiLstmEncoder(BiLstmEncoderOptions{d, d / 2, 1, 0.0}));
+  if (o.encoder == "cnn") cnn = register_module("cnn", CnnEncoder(CnnEncoderOptions{d, o.cnn_layers, o.cnn_kernel, o.dropout}));
+  if (o.graph) graph = register_module("graph", LatentGraph(LatentGraphOptions{d, o.graph_hidden > 0 ? o.graph_hidden : d / 2, o.key_dim}));
+  gcn = register_module("gcn", GcnLayer(GcnOptions{d, o.graph, o.edge_gates, o.degree_norm}));
+  InputFeedingDecoderOptions dec;
+  dec.embed_dim = d;
+  dec.hidden = o.decoder_hidden;
+  dec.layers = o.decoder_layers;
+  dec.memory_dim = d;
+  dec.output_dim = d;
+  dec.score = parse_attention_score(o.attention_score, "latent_graphs");
+  dec.init = DecoderInit::kBridge;
+  dec.dropout = o.dropout;
+  decoder = register_module("decoder", InputFeedingDecoder(dec));
+  if (!o.tie_target_embeddings) output_proj = register_module("output_proj", torch::nn::Linear(d, o.tgt_vocab));
+  dropout = register_module("dropout", torch::nn::Dropout(o.dropout));
+  {
+    torch::NoGradGuard no_grad;
+    for (auto& p : parameters()) p.uniform_(-o.init_range, o.init_range);
+  }
+  tau = register_buffer("tau", torch::full({}, o.tau0, torch::kFloat64));
+}
+
+void LatentGraphsModel::set_training_context(const TrainingContext& c) {
+  tau.fill_(latent_graph_temperature(options_, c.update, c.updates_per_epoch));
+}
+
+std::map<std::string, std::string> LatentGraphsModel::analysis_axes() const {
+  std::map<std::string, std::string> axes{{"source_attention", "tgt src"}};
+  if (options_.graph) axes["graph"] = "src src";
+  return axes;
+}
+
+DecodeState LatentGraphsModel::encode_with(const SourceInput& input, ModelOutput* analysis) {
+  auto embedded = src_embed(input.tokens);
+  auto x = dropout(embedded);
+  torch::Tensor states;
+  if (options_.encoder == "rnn") states = rnn(x, input.lengths);
+  else if (options_.encoder == "cnn") states = cnn(x, input.lengths);
+  else states = add_sinusoidal_positions(x, input.lengths);
+  torch::Tensor a;
+  if (options_.graph) {
+    auto lambda = graph(x, input.lengths);
+    const double t = !is_training() && options_.test_graph == "plain" ? 1.0 : temperature();
+    a = concrete_graph(lambda, t, /*noise=*/is_training());
+    if (analysis) analysis->analysis["graph"] = a;
+  }
+  auto memory = gcn(states, a);
+  auto allowed = length_mask(input.lengths, input.tokens.size(1), input.tokens.device());
+  memory = memory * allowed.unsqueeze(2).to(memory.dtype());  // padding stays zero
+  DecodeState state;
+  decoder->start(state, dropout(memory), allowed, memory, input.lengths);
+  return state;
+}
+
+DecodeState LatentGraphsModel::encode(const SourceInput& input) { return encode_with(input, nullptr); }
+
+torch::Tensor LatentGraphsModel::output_logits(const torch::Tensor& u) {
+  if (options_.tie_target_embeddings) return torch::matmul(u, tgt_embed->weight.t());
+  return output_proj(u);
+}
+
+ModelOutput LatentGraphsModel::forward(const SourceInput& src, const torch::Tensor& tgt_in, const ForwardRequest& request) {
+  ModelOutput out;
+  DecodeState state = encode_with(src, request.analysis ? &out : nullptr);
+  auto embedded = dropout(tgt_embed(tgt_in));
+  std::vector<torch::Tensor> outputs, attention;
+  for (int64_t t = 0; t < tgt_in.size(1); ++t) {
+    outputs.push_back(decoder->step(state, embedded.select(1, t)));
+    if (request.analysis) attention.push_back(state["attention"]);
+  }
+  if (request.analysis) out.analysis["source_attention"] = torch::stack(attention, 1);
+  out.hidden = torch::stack(outputs, 1);
+  if (request.log_probs) out.log_probs = torch::log_softmax(output_logits(out.hidden), -1);
+  return out;
+}
+
+torch::Tensor LatentGraphsModel::step(DecodeState& state, const torch::Tensor& prev_tokens) {
+  return torch::log_softmax(output_logits(decoder->step(state, tgt_embed(prev_tokens))), -1);
+}
+
+nlohmann::json LatentGraphsModel::describe() const { return {{"family", "latent_graphs"}, {"options", options_.to_json()}}; }
+
+}  // namespace synmt

@@ -1,0 +1,104 @@
+#pragma once
+// Latent-graph NMT (Bastings, Aziz, Titov & Sima'an 2018): a translation encoder (Emb: embeddings +
+// sinusoidal positions; CNN: residual width-k convolutions; RNN: a BiLSTM) whose states pass one
+// GCN layer over a Concrete-sampled latent graph (nn/latent_graph.h, nn/gcn.h) computed from the
+// same source embeddings, then a Luong-attention LSTM decoder (general score, input feeding). The
+// baselines (graph: false) replace the GCN by the dense ReLU layer with the same residual.
+// Temperature tau_t = tau0 * decay^floor(t / t_d), t_d one epoch of updates unless set; kept in a
+// buffer, so checkpoints, resume and decoding agree. At test time the graph is softmax(lambda / tau)
+// without noise (the paper is silent; test_graph: plain gives softmax(lambda)).
+#include <torch/nn/module.h>
+#include <torch/nn/modules/dropout.h>
+#include <torch/nn/modules/embedding.h>
+#include <torch/nn/modules/linear.h>
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "trainer/models/seq2seq_model.h"
+#include "trainer/nn/gcn.h"
+#include "trainer/nn/input_feeding_decoder.h"
+#include "trainer/nn/latent_graph.h"
+#include "trainer/nn/rnn_encoder.h"
+
+namespace synmt {
+
+struct LatentGraphsOptions {
+  int64_t src_vocab = 0, tgt_vocab = 0;  // filled from the vocabularies
+  int64_t embed_dim = 256;      // = the encoder's hidden size (256 De-En, 512 Ja-En in the paper)
+  std::string encoder = "rnn";  // emb | cnn | rnn
+  int64_t cnn_layers = 2, cnn_kernel = 3;  // receptive field 5
+  bool graph = true;            // false: the baseline (dense ReLU layer)
+  int64_t graph_hidden = 0;     // the graph BiLSTM per direction; 0: embed_dim / 2
+  int64_t key_dim = 256;        // d_K
+  double tau0 = 2.0, tau_decay = 0.99;
+  int64_t tau_interval = 0;     // t_d in updates; 0: one epoch of updates
+  std::string test_graph = "tau";  // tau: softmax(lambda / tau_last) | plain: softmax(lambda)
+  bool edge_gates = false, degree_norm = false;
+  int64_t decoder_hidden = 256, decoder_layers = 1;
+  std::string attention_score = "general";
+  double dropout = 0.3;
+  double init_range = 0.1;
+  bool tie_target_embeddings = true;
+
+  template <class Self, class Visit>
+  static void fields(Self& o, Visit&& v) {
+    v("src_vocab", o.src_vocab);
+    v("tgt_vocab", o.tgt_vocab);
+    v("embed_dim", o.embed_dim);
+    v("encoder", o.encoder);
+    v("cnn_layers", o.cnn_layers);
+    v("cnn_kernel", o.cnn_kernel);
+    v("graph", o.graph);
+    v("graph_hidden", o.graph_hidden);
+    v("key_dim", o.key_dim);
+    v("tau0", o.tau0);
+    v("tau_decay", o.tau_decay);
+    v("tau_interval", o.tau_interval);
+    v("test_graph", o.test_graph);
+    v("edge_gates", o.edge_gates);
+    v("degree_norm", o.degree_norm);
+    v("decoder_hidden", o.decoder_hidden);
+    v("decoder_layers", o.decoder_layers);
+    v("attention_score", o.attention_score);
+    v("dropout", o.dropout);
+    v("init_range", o.init_range);
+    v("tie_target_embeddings", o.tie_target_embeddings);
+  }
+  static LatentGraphsOptions from_json(const nlohmann::json& j);
+  nlohmann::json to_json() const;
+};
+
+// tau after `update` updates: tau0 * decay^floor(update / interval)
+double latent_graph_temperature(const LatentGraphsOptions& options, int64_t update, int64_t updates_per_epoch);
+
+class LatentGraphsModel : public Seq2SeqModel {
+ public:
+  explicit LatentGraphsModel(LatentGraphsOptions options);
+  ModelOutput forward(const SourceInput& src, const torch::Tensor& tgt_in, const ForwardRequest& request = {}) override;
+  DecodeState encode(const SourceInput& src) override;
+  torch::Tensor step(DecodeState& state, const torch::Tensor& prev_tokens) override;
+  nlohmann::json describe() const override;
+  // graph (src src): the soft latent graph, row i = i's head distribution; source_attention (tgt src)
+  std::map<std::string, std::string> analysis_axes() const override;
+  void set_training_context(const TrainingContext& context) override;
+  double temperature() const { return tau.item<double>(); }
+
+ private:
+  DecodeState encode_with(const SourceInput& src, ModelOutput* analysis);
+  torch::Tensor output_logits(const torch::Tensor& u);
+
+  LatentGraphsOptions options_;
+  torch::nn::Embedding src_embed{nullptr}, tgt_embed{nullptr};
+  BiLstmEncoder rnn{nullptr};
+  CnnEncoder cnn{nullptr};
+  LatentGraph graph{nullptr};
+  GcnLayer gcn{nullptr};
+  InputFeedingDecoder decoder{nullptr};
+  torch::nn::Linear output_proj{nullptr};
+  torch::nn::Dropout dropout{nullptr};
+  torch::Tensor tau;  // buffer: the current temperature
+};
+
+}  // namespace synmt
