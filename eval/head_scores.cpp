@@ -36,7 +36,8 @@ void write_head_scores(const std::string& path, const std::vector<SentenceHeadSc
 }
 
 namespace {
-// One sentence's n x n block (row-major; transposed when `transpose`) and its word spans, checked.
+// One sentence's n x n block (row-major; transposed when `transpose`) and its word spans, checked
+// (spans null: a sentence without word spans, scored by pieces).
 SentenceHeadScores checked_sentence(const std::string& path, std::size_t s, const float* block, int64_t n, bool transpose,
                                     const int32_t* spans, int64_t words) {
   const std::string where = "sentence " + std::to_string(s + 1) + ": ";
@@ -48,6 +49,7 @@ SentenceHeadScores checked_sentence(const std::string& path, std::size_t s, cons
       if (!std::isfinite(v)) throw InputError(path, 0, where + "non-finite score (NaN or inf) in the head matrix");
       out.pieces[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] = v;
     }
+  if (spans == nullptr) return out;
   int expected_first = 0;
   for (int64_t w = 0; w < words; ++w) {
     int a = spans[2 * w], b = spans[2 * w + 1];
@@ -86,7 +88,7 @@ std::vector<SentenceHeadScores> read_head_scores(const std::string& path) {
 }
 
 std::vector<SentenceHeadScores> read_head_scores_from_analysis(const std::string& path, const std::string& tensor, int head,
-                                                               MatrixRows rows) {
+                                                               MatrixRows rows, bool word_spans) {
   H5File f(path, H5File::Mode::Read);
   if (!f.has_attribute("format") || f.attribute("format") != kAnalysisFormat)
     throw InputError(path, 0, std::string("not an analysis dump (expected format ") + kAnalysisFormat + ")");
@@ -95,9 +97,9 @@ std::vector<SentenceHeadScores> read_head_scores_from_analysis(const std::string
     if (c == '/') c = '.';
   if (!f.has(stored)) throw InputError(path, 0, "no analysis tensor '" + tensor + "' in the dump");
   const auto matrices = read_ragged<float>(f, {stored, stored + "_offsets", stored + "_shapes"});
-  if (!f.has("word_spans")) throw InputError(path, 0, "the dump has no word spans (decode a split binarised with word spans)");
-  const auto spans = read_ragged<int32_t>(f, {"word_spans", "word_spans_offsets", "word_spans_shapes"});
-  if (spans.size() != matrices.size())
+  if (word_spans && !f.has("word_spans")) throw InputError(path, 0, "the dump has no word spans (decode a split binarised with word spans)");
+  const auto spans = word_spans ? read_ragged<int32_t>(f, {"word_spans", "word_spans_offsets", "word_spans_shapes"}) : Ragged<int32_t>();
+  if (word_spans && spans.size() != matrices.size())
     throw InputError(path, 0, std::to_string(matrices.size()) + " matrices but " + std::to_string(spans.size()) + " span lists");
   std::vector<SentenceHeadScores> out(matrices.size());
   for (std::size_t s = 0; s < out.size(); ++s) {
@@ -115,6 +117,10 @@ std::vector<SentenceHeadScores> read_head_scores_from_analysis(const std::string
       block += static_cast<int64_t>(head) * n * n;
     } else {
       throw InputError(path, 0, "tensor '" + tensor + "' is not a square matrix per sentence (or per head)");
+    }
+    if (!word_spans) {
+      out[s] = checked_sentence(path, s, block, n, rows == MatrixRows::kDependentRows, nullptr, 0);
+      continue;
     }
     const auto span_shape = spans.shape(s);
     if (span_shape.size() != 2 || span_shape[1] != 2) throw InputError(path, 0, "word_spans: not (words x 2) per sentence");

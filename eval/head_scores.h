@@ -35,7 +35,8 @@ enum class MatrixRows { kHeadsRows, kDependentRows };
 // The sub-word head scores of one tensor of a teacher-forced analysis dump (synmt-analysis-1,
 // written by synmt-translate --teacher-forced --dump): a (src src) tensor, or one head of a
 // (heads src src) tensor; word spans from the dump's word_spans. Same checks as read_head_scores.
+// word_spans false: the pieces only (spans left empty), e.g. statistics of a latent graph over tokens.
 std::vector<SentenceHeadScores> read_head_scores_from_analysis(const std::string& path, const std::string& tensor, int head,
-                                                               MatrixRows rows);
+                                                               MatrixRows rows, bool word_spans = true);
 
 }  // namespace synmt::eval

@@ -253,7 +253,7 @@ ScoreMatrix collapse_to_words(const ScoreMatrix& phi, const std::vector<std::pai
 
 HeadStatistics head_statistics(const std::vector<ScoreMatrix>& matrices, bool from_scores, bool include_root) {
   HeadStatistics st;
-  double d_sum = 0, d_sq = 0, e_sum = 0, e_sq = 0;
+  double d_sum = 0, d_sq = 0, e_sum = 0, e_sq = 0, u_sum = 0;
   long d_n = 0;
   for (const auto& m : matrices) {
     const int N = static_cast<int>(m.size());
@@ -278,6 +278,9 @@ HeadStatistics head_statistics(const std::vector<ScoreMatrix>& matrices, bool fr
         if (q > 0) entropy -= q * std::log(q);
       }
       ++st.words;
+      int candidates = 0;
+      for (int h = first; h < N; ++h) candidates += h != d;
+      u_sum += std::log(static_cast<double>(candidates));
       e_sum += entropy;
       e_sq += entropy * entropy;
       if (best == 0) {
@@ -296,6 +299,8 @@ HeadStatistics head_statistics(const std::vector<ScoreMatrix>& matrices, bool fr
   };
   finish(d_sum, d_sq, d_n, st.distance_mean, st.distance_std);
   finish(e_sum, e_sq, st.words, st.entropy_mean, st.entropy_std);
+  st.distance_var = st.distance_std * st.distance_std;
+  st.uniform_entropy_mean = st.words ? u_sum / static_cast<double>(st.words) : 0;
   return st;
 }
 

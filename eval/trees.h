@@ -37,7 +37,9 @@ ScoreMatrix collapse_to_words(const ScoreMatrix& piece_scores, const std::vector
 // from_scores the columns are scores and are normalised by a softmax over h != d first.
 struct HeadStatistics {
   double distance_mean = 0, distance_std = 0;  // |most likely head - d| over words whose head is a word
-  double entropy_mean = 0, entropy_std = 0;    // nats
+  double distance_var = 0;                     // the sample variance (Bastings et al.'s Table 3 prints it as "±")
+  double entropy_mean = 0, entropy_std = 0;    // nats, per word
+  double uniform_entropy_mean = 0;             // nats per word of a uniform head distribution on the same words
   long words = 0, root_heads = 0;
 };
 HeadStatistics head_statistics(const std::vector<ScoreMatrix>& matrices, bool from_scores, bool include_root);

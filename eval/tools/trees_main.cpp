@@ -123,7 +123,9 @@ int main(int argc, char** argv) {
         gate_pos->add_option("--conllu", gold, "CoNLL-U of the same target sentences (tagged)")->required();
         gate_pos->add_option("-f,--format", format, "text | json")->capture_default_str();
         stats = app.add_subcommand("stats", "mean +- std distance to the most likely head and head entropy");
-        stats->add_option("--scores", scores_path, "matrices: column d = word d's head scores (row 0 = ROOT)")->required();
+        stats->add_option("--scores", scores_path, "matrices: column d = word d's head scores (row 0 = ROOT), or an analysis dump with --tensor")->required();
+        stats->add_option("--tensor", tensor, "read --scores as an analysis dump: this (src src) tensor, row i = i's head distribution "
+                                              "(a latent graph), statistics over its pieces (no root)");
         stats->add_flag("--probabilities", probabilities, "columns are already distributions (else softmax over h != d)");
         stats->add_flag("--no-root", no_root, "ignore row 0 (Bastings' graphs have no root)");
         stats->add_option("-f,--format", format, "text | json")->capture_default_str();
@@ -259,9 +261,25 @@ int main(int argc, char** argv) {
           return 0;
         }
         if (stats->parsed()) {
-          auto st = synmt::eval::head_statistics(read_matrices(scores_path), !probabilities, !no_root);
-          synmt::Json j = {{"distance_mean", st.distance_mean}, {"distance_std", st.distance_std},
+          std::vector<synmt::eval::ScoreMatrix> matrices;
+          if (tensor.empty()) {
+            matrices = read_matrices(scores_path);
+          } else {
+            // row i of the dump is i's head distribution: transposed on reading (column = dependent),
+            // then a zero ROOT row and column in front, which --no-root leaves out
+            for (const auto& s : synmt::eval::read_head_scores_from_analysis(scores_path, tensor, -1,
+                                                                             synmt::eval::MatrixRows::kDependentRows, false)) {
+              const std::size_t n = s.pieces.size();
+              synmt::eval::ScoreMatrix m(n + 1, std::vector<double>(n + 1, 0.0));
+              for (std::size_t h = 0; h < n; ++h)
+                for (std::size_t d = 0; d < n; ++d) m[h + 1][d + 1] = s.pieces[h][d];
+              matrices.push_back(std::move(m));
+            }
+          }
+          auto st = synmt::eval::head_statistics(matrices, !probabilities, !no_root);
+          synmt::Json j = {{"distance_mean", st.distance_mean}, {"distance_std", st.distance_std}, {"distance_var", st.distance_var},
                            {"entropy_mean_nats", st.entropy_mean}, {"entropy_std_nats", st.entropy_std},
+                           {"uniform_entropy_mean_nats", st.uniform_entropy_mean},
                            {"words", st.words}, {"root_heads", st.root_heads}};
           if (format == "json") std::printf("%s\n", j.dump(1).c_str());
           else

@@ -62,3 +62,22 @@ rule gate_pos:
     shell:
         "({params.bin}/synmt-trees gate-pos --gates {input.dump} --tensor gate_norm --target {input.target}"
         " --subwords {params.subwords} --conllu {input.gold} -f json > {output}.tmp && mv {output}.tmp {output}) 2> {log}"
+
+
+rule graph_stats:
+    """Latent graphs (Bastings et al. 2018, Tables 3 and 4): over a run's soft latent graphs on a
+    split (teacher-forced analysis dump, tensor `graph`, one head distribution per token), the mean
+    distance to the most likely head (with its standard deviation and variance) and the mean
+    per-token head entropy in nats beside that of a uniform graph on the same sentences
+    (graph_stats.<split>.json)."""
+    input:
+        dump=f"{RESULTS}/analysis/{{system}}/{{split}}.graph.h5",
+    output:
+        f"{RESULTS}/systems/{{system}}/graph_stats.{{split}}.json",
+    params:
+        bin=BIN,
+    log:
+        f"{RESULTS}/systems/{{system}}/graph_stats.{{split}}.log",
+    shell:
+        "({params.bin}/synmt-trees stats --scores {input.dump} --tensor graph --probabilities --no-root -f json"
+        " > {output}.tmp && mv {output}.tmp {output}) 2> {log}"

@@ -91,4 +91,23 @@ TEST(Trees, HeadStatisticsHandComputed) {
   auto su = synmt::eval::head_statistics({u}, /*from_scores=*/true, /*include_root=*/false);
   EXPECT_NEAR(su.entropy_mean, std::log(2.0), 1e-12);
   EXPECT_NEAR(su.entropy_std, 0.0, 1e-12);
+  EXPECT_NEAR(su.uniform_entropy_mean, std::log(2.0), 1e-12);  // a uniform graph is its own reference
+  EXPECT_NEAR(st.uniform_entropy_mean, std::log(2.0), 1e-12);   // 2 candidates per word with the root
+}
+
+// A planted latent graph (Bastings et al.'s Tables 3 and 4): 4 tokens, tokens 1..3 put all their
+// mass on the token before them, token 0 on token 2; distances 2, 1, 1, 1 -> mean 1.25, sample
+// variance 0.25; entropy 0 against ln 3 for a uniform graph over the 3 other tokens.
+TEST(Trees, PlantedGraphDistanceAndEntropy) {
+  ScoreMatrix m(5, std::vector<double>(5, 0.0));  // row 0 = ROOT, unused (no root)
+  m[3][1] = 1;                                     // token 0's head: token 2
+  for (int d = 2; d <= 4; ++d) m[d - 1][d] = 1;    // token d-1's head: the token before it
+  auto st = synmt::eval::head_statistics({m}, /*from_scores=*/false, /*include_root=*/false);
+  EXPECT_EQ(st.words, 4);
+  EXPECT_EQ(st.root_heads, 0);
+  EXPECT_DOUBLE_EQ(st.distance_mean, 1.25);
+  EXPECT_NEAR(st.distance_var, 0.25, 1e-12);
+  EXPECT_NEAR(st.distance_std, 0.5, 1e-12);
+  EXPECT_NEAR(st.entropy_mean, 0.0, 1e-12);
+  EXPECT_NEAR(st.uniform_entropy_mean, std::log(3.0), 1e-12);
 }
