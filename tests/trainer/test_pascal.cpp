@@ -153,6 +153,35 @@ TEST(Pascal, ParentIgnoringIsTrainingOnly) {
   EXPECT_FALSE(torch::allclose(drawn, base->forward(b.source, b.tgt_in).log_probs, 1e-5, 1e-5));
 }
 
+// share_ignore_across_heads: one draw per (sentence, row) for all P heads, so every chosen head
+// keeps or drops the same rows; by default each head draws its own.
+TEST(Pascal, IgnoringDrawsPerHeadOrShared) {
+  synmt::SyntaxModuleSizes sizes{32, 4, 2, 0, 0};
+  synmt::SourceInput input;
+  input.tokens = torch::ones({2, 6}, torch::kInt64);
+  input.lengths = torch::tensor({6, 6}, torch::kInt64);
+  input.features[synmt::kSourceFeatureParentPosition] = torch::tensor({{1.f, 2.f, 3.f, 4.f, 5.f, 0.f}, {5.f, 4.f, 3.f, 2.f, 1.f, 0.f}});
+  auto scores = torch::rand({2, 4, 6, 6}) + 1.0;  // positive, so a scaled row never equals its original
+  auto ignored_rows = [&](bool shared) {
+    synmt::PascalOptions o;
+    o.heads = {0, 2, 3};
+    o.ignore_prob = 0.5;
+    o.share_ignore_across_heads = shared;
+    synmt::PascalHeadsImpl pascal(o, sizes);
+    pascal.train();
+    torch::manual_seed(11);
+    auto out = pascal.modify(scores, torch::Tensor(), context_for(input));
+    return (out == scores).all(-1).index_select(1, torch::tensor({0, 2, 3}));  // (B, P, T): row left as it was
+  };
+  auto shared = ignored_rows(true), own = ignored_rows(false);
+  EXPECT_TRUE(torch::equal(shared.select(1, 0), shared.select(1, 1)));
+  EXPECT_TRUE(torch::equal(shared.select(1, 0), shared.select(1, 2)));
+  EXPECT_FALSE(torch::equal(own.select(1, 0), own.select(1, 1)) && torch::equal(own.select(1, 0), own.select(1, 2)));
+  const double rate = own.to(torch::kFloat64).mean().item<double>();
+  EXPECT_GT(rate, 0.2);
+  EXPECT_LT(rate, 0.8);
+}
+
 // The modifier is rebuilt from the checkpoint's options: a reloaded Pascal model decodes exactly as
 // the in-process one, and not as the baseline with the same weights.
 TEST(Pascal, CheckpointReloadKeepsTheModifier) {
