@@ -112,4 +112,19 @@ torch::Tensor InputFeedingDecoderImpl::step(DecodeState& state, const torch::Ten
   return u;
 }
 
+torch::Tensor InputFeedingDecoderImpl::teacher_forced(DecodeState& state, const torch::Tensor& embedded,
+                                                     std::map<std::string, torch::Tensor>* record) {
+  std::vector<torch::Tensor> outputs;
+  std::map<std::string, std::vector<torch::Tensor>> steps;
+  outputs.reserve(static_cast<std::size_t>(embedded.size(1)));
+  for (int64_t t = 0; t < embedded.size(1); ++t) {
+    outputs.push_back(step(state, embedded.select(1, t)));
+    if (record)
+      for (const auto& [name, ignored] : *record) steps[name].push_back(state[name]);
+  }
+  if (record)
+    for (auto& [name, stacked] : *record) stacked = torch::stack(steps[name], 1);
+  return torch::stack(outputs, 1);
+}
+
 }  // namespace synmt

@@ -17,6 +17,7 @@
 #include <torch/nn/modules/rnn.h>
 #include <torch/types.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,11 @@ class InputFeedingDecoderImpl : public torch::nn::Module {
   // One step: updates the state; returns u_t (N, output_dim). Leaves the content attention in
   // state["attention"], an own attention in "attention/<name>" and a gate in "gate/<name>".
   torch::Tensor step(DecodeState& state, const torch::Tensor& prev_embedded);
+  // Teacher forcing: step() at every position of the embedded targets (B, T, E); returns u
+  // (B, T, output_dim). With `record`, each named state tensor (e.g. "attention", "gate/<name>")
+  // after every step, stacked along dim 1 into record[name].
+  torch::Tensor teacher_forced(DecodeState& state, const torch::Tensor& embedded,
+                               std::map<std::string, torch::Tensor>* record = nullptr);
 
  private:
   InputFeedingDecoderOptions options_;

@@ -96,13 +96,9 @@ ModelOutput LatentGraphsModel::forward(const SourceInput& src, const torch::Tens
   ModelOutput out;
   DecodeState state = encode_with(src, request.analysis ? &out : nullptr);
   auto embedded = dropout(tgt_embed(tgt_in));
-  std::vector<torch::Tensor> outputs, attention;
-  for (int64_t t = 0; t < tgt_in.size(1); ++t) {
-    outputs.push_back(decoder->step(state, embedded.select(1, t)));
-    if (request.analysis) attention.push_back(state["attention"]);
-  }
-  if (request.analysis) out.analysis["source_attention"] = torch::stack(attention, 1);
-  out.hidden = torch::stack(outputs, 1);
+  std::map<std::string, torch::Tensor> record{{"attention", {}}};
+  out.hidden = decoder->teacher_forced(state, embedded, request.analysis ? &record : nullptr);
+  if (request.analysis) out.analysis["source_attention"] = record["attention"];
   if (request.log_probs) out.log_probs = torch::log_softmax(output_logits(out.hidden), -1);
   return out;
 }

@@ -51,15 +51,10 @@ torch::Tensor RnnAttentionModel::output_logits(const torch::Tensor& u) {
 ModelOutput RnnAttentionModel::forward(const SourceInput& src, const torch::Tensor& tgt_in, const ForwardRequest& request) {
   DecodeState state = encode(src);
   auto embedded = dropout(tgt_embed(tgt_in));
-  std::vector<torch::Tensor> outputs, attention;
-  outputs.reserve(static_cast<std::size_t>(tgt_in.size(1)));
-  for (int64_t t = 0; t < tgt_in.size(1); ++t) {
-    outputs.push_back(decoder->step(state, embedded.select(1, t)));
-    if (request.analysis) attention.push_back(state["attention"]);
-  }
+  std::map<std::string, torch::Tensor> record{{"attention", {}}};
   ModelOutput out;
-  if (request.analysis) out.analysis["source_attention"] = torch::stack(attention, 1);
-  out.hidden = torch::stack(outputs, 1);
+  out.hidden = decoder->teacher_forced(state, embedded, request.analysis ? &record : nullptr);
+  if (request.analysis) out.analysis["source_attention"] = record["attention"];
   // one large output projection for all steps is much faster than one per step
   if (request.log_probs) out.log_probs = torch::log_softmax(output_logits(out.hidden), -1);
   return out;

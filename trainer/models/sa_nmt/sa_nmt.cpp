@@ -93,21 +93,14 @@ ModelOutput SaNmtModel::forward(const SourceInput& src, const torch::Tensor& tgt
   ModelOutput out;
   DecodeState state = encode_with(src, request.analysis ? &out : nullptr);
   auto embedded = dropout(tgt_embed(tgt_in));
-  std::vector<torch::Tensor> outputs, attention, gate_norms;
-  outputs.reserve(static_cast<std::size_t>(tgt_in.size(1)));
   const bool gated = has_syntax() && !options_.one_set && options_.gate;
-  for (int64_t t = 0; t < tgt_in.size(1); ++t) {
-    outputs.push_back(decoder->step(state, embedded.select(1, t)));
-    if (request.analysis) {
-      attention.push_back(state["attention"]);
-      if (gated) gate_norms.push_back(state["gate/syntax"].norm(2, -1));  // z_t = ||sigma(W_g h_t)||_2
-    }
-  }
+  std::map<std::string, torch::Tensor> record{{"attention", {}}};
+  if (gated) record["gate/syntax"] = torch::Tensor();
+  out.hidden = decoder->teacher_forced(state, embedded, request.analysis ? &record : nullptr);
   if (request.analysis) {
-    out.analysis["source_attention"] = torch::stack(attention, 1);
-    if (gated) out.analysis["gate_norm"] = torch::stack(gate_norms, 1);
+    out.analysis["source_attention"] = record["attention"];
+    if (gated) out.analysis["gate_norm"] = record["gate/syntax"].norm(2, -1);  // z_t = ||sigma(W_g h_t)||_2
   }
-  out.hidden = torch::stack(outputs, 1);
   if (request.log_probs) out.log_probs = torch::log_softmax(output_logits(out.hidden), -1);
   return out;
 }
