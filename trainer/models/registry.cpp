@@ -2,6 +2,7 @@
 
 #include "core/config.h"
 #include "trainer/models/latent_graphs/family.h"
+#include "trainer/models/lgp/family.h"
 #include "trainer/models/rnn_attention/family.h"
 #include "trainer/models/sa_nmt/family.h"
 #include "trainer/models/transformer/family.h"
@@ -14,6 +15,7 @@ const std::vector<ModelFamily>& model_families() {
       transformer_family(),
       sa_nmt_family(),
       latent_graphs_family(),
+      lgp_family(),
   };
   return families;
 }

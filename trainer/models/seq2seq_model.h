@@ -30,6 +30,9 @@ struct ForwardRequest {
 struct ModelOutput {
   torch::Tensor log_probs;  // (B, T, V), when requested
   torch::Tensor hidden;     // (B, T, D): the states the output layer projects
+  // The output layer's weight (V, D) (no bias), from families that support a sampled-softmax
+  // criterion (BlackOut): logits = hidden W^T.
+  torch::Tensor output_weight;
   // Named auxiliary losses, each summed over its own units (tokens, arcs) like the token loss;
   // the criterion weights them and normalises everything by the target token count.
   std::map<std::string, torch::Tensor> aux_losses;
@@ -91,6 +94,9 @@ class Seq2SeqModel : public torch::nn::Module {
   virtual std::map<std::string, std::string> analysis_axes() const { return {}; }
   // Called before every training update.
   virtual void set_training_context(const TrainingContext& /*context*/) {}
+  // synmt-train calls this once after construction: a family whose options name pre-trained
+  // parameters (LGP-NMT+'s parser) loads them. Decoding never calls it (the checkpoint has them).
+  virtual void load_pretrained() {}
 };
 
 // Throws a ConfigError unless `src` carries every feature the model needs.

@@ -12,6 +12,8 @@ namespace synmt::parser {
 
 ParserOptions ParserOptions::from_json(const nlohmann::json& j) {
   ParserOptions o = options_from_json<ParserOptions>(j, "parser.model");
+  if (o.arc_scorer != "biaffine" && o.arc_scorer != "bilinear")
+    throw ConfigError("parser.model.arc_scorer '" + o.arc_scorer + "' is none of biaffine | bilinear");
   return o;
 }
 
@@ -26,12 +28,17 @@ BiaffineParserImpl::BiaffineParserImpl(const ParserOptions& o) : options_(o) {
   upos_out = register_module("upos_out", torch::nn::Linear(2 * h, o.upos));
   tag_embed = register_module("tag_embed", torch::nn::Linear(torch::nn::LinearOptions(o.upos, o.tag_dim).bias(false)));
   lstm2 = register_module("lstm2", torch::nn::LSTM(torch::nn::LSTMOptions(in + o.tag_dim + 2 * h, h).bidirectional(true).batch_first(true)));
-  arc_dep = register_module("arc_dep", torch::nn::Linear(2 * h, o.arc_dim));
-  arc_head = register_module("arc_head", torch::nn::Linear(2 * h, o.arc_dim));
+  const bool biaffine = o.arc_scorer == "biaffine";
+  if (biaffine) {
+    arc_dep = register_module("arc_dep", torch::nn::Linear(2 * h, o.arc_dim));
+    arc_head = register_module("arc_head", torch::nn::Linear(2 * h, o.arc_dim));
+    arc_u = register_parameter("arc_u", torch::zeros({o.arc_dim, o.arc_dim}));  // zero init (Dozat & Manning)
+    arc_bias = register_parameter("arc_bias", torch::zeros({o.arc_dim}));
+  } else {
+    arc_w = register_parameter("arc_w", torch::empty({2 * h, 2 * h}));
+  }
   label_dep = register_module("label_dep", torch::nn::Linear(2 * h, o.label_dim));
   label_head = register_module("label_head", torch::nn::Linear(2 * h, o.label_dim));
-  arc_u = register_parameter("arc_u", torch::zeros({o.arc_dim, o.arc_dim}));  // zero init (Dozat & Manning)
-  arc_bias = register_parameter("arc_bias", torch::zeros({o.arc_dim}));
   label_bilinear = register_module("label_bilinear", torch::nn::Bilinear(o.label_dim, o.label_dim, o.labels));
   label_linear = register_module("label_linear", torch::nn::Linear(torch::nn::LinearOptions(2 * o.label_dim, o.labels).bias(false)));
   dropout = register_module("dropout", torch::nn::Dropout(o.dropout));
@@ -39,7 +46,8 @@ BiaffineParserImpl::BiaffineParserImpl(const ParserOptions& o) : options_(o) {
   label_bilinear->weight.zero_();
   // LGP's parser initialisation U(+-sqrt(6 / (rows + cols))) for the projections
   for (auto* l : {&upos_out, &tag_embed, &arc_dep, &arc_head, &label_dep, &label_head, &label_linear})
-    torch::nn::init::xavier_uniform_((*l)->weight);
+    if (*l) torch::nn::init::xavier_uniform_((*l)->weight);
+  if (!biaffine) torch::nn::init::xavier_uniform_(arc_w);
   for (auto* lstm : {&lstm1, &lstm2})  // forget-gate bias 1 (LGP): 0.5 in each of bias_ih and bias_hh
     for (auto& p : (*lstm)->named_parameters())
       if (p.key().find("bias") != std::string::npos) p.value().zero_().narrow(0, h, h).fill_(0.5);
@@ -55,7 +63,7 @@ ParserOutput BiaffineParserImpl::forward(const ParserBatch& b) {
   const int64_t B = b.words.size(0), N1 = b.words.size(1);
   auto words = b.words;
   if (is_training() && options_.word_dropout > 0) {
-    auto drop = torch::rand(words.sizes()) < options_.word_dropout;
+    auto drop = torch::rand(words.sizes(), words.options().dtype(torch::kFloat32)) < options_.word_dropout;
     drop = drop.logical_and(words.gt(2));  // keep <pad>, <root>
     words = words.masked_fill(drop, 1);
   }
@@ -73,13 +81,18 @@ ParserOutput BiaffineParserImpl::forward(const ParserBatch& b) {
     namespace F = torch::nn::functional;
     return dropout(F::leaky_relu(projection(h2), F::LeakyReLUFuncOptions().negative_slope(0.1)));
   };
-  auto dep = mlp(arc_dep);
-  auto head = mlp(arc_head);
-  auto scores = torch::matmul(torch::matmul(dep, arc_u), head.transpose(1, 2)) + torch::matmul(head, arc_bias).unsqueeze(1);
+  torch::Tensor scores;  // [b][dependent i][head j]
+  if (options_.arc_scorer == "biaffine") {
+    auto dep = mlp(arc_dep);
+    auto head = mlp(arc_head);
+    scores = torch::matmul(torch::matmul(dep, arc_u), head.transpose(1, 2)) + torch::matmul(head, arc_bias).unsqueeze(1);
+  } else {  // m(i, j) = h_j^T W_dp h_i
+    scores = torch::matmul(torch::matmul(h2, arc_w.t()), h2.transpose(1, 2));
+  }
   // impossible heads: padding positions, and a word heading itself
-  auto positions = torch::arange(N1).unsqueeze(0);
+  auto positions = torch::arange(N1, b.lengths.options()).unsqueeze(0);
   auto valid_head = positions <= b.lengths.unsqueeze(1);  // (B, N+1), ROOT = 0 is valid
-  auto mask = valid_head.unsqueeze(1).expand({B, N1, N1}).logical_and(torch::eye(N1, torch::kBool).logical_not().unsqueeze(0));
+  auto mask = valid_head.unsqueeze(1).expand({B, N1, N1}).logical_and(torch::eye(N1, b.lengths.options().dtype(torch::kBool)).logical_not().unsqueeze(0));
   out.arc_scores = scores.masked_fill(mask.logical_not(), -1e9);
   out.label_dep = mlp(label_dep);
   out.label_head = mlp(label_head);
@@ -90,6 +103,11 @@ torch::Tensor BiaffineParserImpl::label_scores(const ParserOutput& out, const to
   const int64_t d = options_.label_dim;
   auto index = heads.clamp_min(0).unsqueeze(-1).expand({heads.size(0), heads.size(1), d});
   auto head_of = out.label_head.gather(1, index);  // (B, N+1, d): the head's representation
+  return label_bilinear(out.label_dep.contiguous(), head_of.contiguous()) + label_linear(torch::cat({out.label_dep, head_of}, -1));
+}
+
+torch::Tensor BiaffineParserImpl::soft_label_scores(const ParserOutput& out, const torch::Tensor& probs) {
+  auto head_of = torch::matmul(probs, out.label_head);  // (B, N+1, d): the expected head's representation
   return label_bilinear(out.label_dep.contiguous(), head_of.contiguous()) + label_linear(torch::cat({out.label_dep, head_of}, -1));
 }
 

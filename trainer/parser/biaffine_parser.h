@@ -5,7 +5,9 @@
 //   layer 1: BiLSTM over x -> h1 -> softmax UPOS tagger p1
 //   layer 2: BiLSTM over [x; W_l p1; h1] -> h2 (the tagger's soft prediction feeds the next layer)
 //   arcs: s(i, j) = MLP_dep(h2_i)^T U MLP_head(h2_j) + u^T MLP_head(h2_j), j over ROOT and words != i
-//   labels: biaffine over [MLP'_dep(h2_i), MLP'_head(h2_head(i))]
+//         (arc_scorer biaffine, Dozat & Manning), or s(i, j) = h2_j^T W_dp h2_i (bilinear, LGP's m(i, j))
+//   labels: biaffine over [MLP'_dep(h2_i), MLP'_head(h2_head(i))]; LGP's soft labels use the
+//         expected head representation sum_j p(H_i = j) MLP'_head(h2_j) instead (soft_label_scores)
 // ROOT is an extra position 0 with its own embeddings. LGP-NMT reuses this module: its soft heads
 // are head_probabilities(), its h2 states are output.states, and pre-training on the first K
 // treebank sentences is the parser trainer's max_sentences.
@@ -14,6 +16,8 @@
 #include <torch/nn/modules/embedding.h>
 #include <torch/nn/modules/linear.h>
 #include <torch/nn/modules/rnn.h>
+
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -27,6 +31,7 @@ struct ParserOptions {
   int64_t arc_dim = 256, label_dim = 64;
   double dropout = 0.33;      // embeddings, LSTM outputs, MLPs
   double word_dropout = 0.2;  // training: a word id becomes <unk> with this probability
+  std::string arc_scorer = "biaffine";  // biaffine (MLPs + U, Dozat & Manning) | bilinear (h_j^T W_dp h_i, LGP)
 
   // The JSON keys, once: from_json / to_json (core/config.h) visit them.
   template <class Self, class Visit>
@@ -43,6 +48,7 @@ struct ParserOptions {
     v("label_dim", o.label_dim);
     v("dropout", o.dropout);
     v("word_dropout", o.word_dropout);
+    v("arc_scorer", o.arc_scorer);
   }
   static ParserOptions from_json(const nlohmann::json& j);
   nlohmann::json to_json() const;
@@ -69,6 +75,9 @@ class BiaffineParserImpl : public torch::nn::Module {
   ParserOutput forward(const ParserBatch& batch);
   // label scores (B, N+1, L) of each dependent given its head (gold or predicted; -100 = none)
   torch::Tensor label_scores(const ParserOutput& out, const torch::Tensor& heads);
+  // label scores (B, N+1, L) given soft heads probs (B, N+1, N+1) [dependent][head]: the head
+  // representation is its expectation under probs (LGP's z(H_i))
+  torch::Tensor soft_label_scores(const ParserOutput& out, const torch::Tensor& probs);
   // p(head = j | dependent i): softmax of the arc scores (LGP's soft heads)
   static torch::Tensor head_probabilities(const ParserOutput& out) { return torch::softmax(out.arc_scores, -1); }
   const ParserOptions& options() const { return options_; }
@@ -81,7 +90,8 @@ class BiaffineParserImpl : public torch::nn::Module {
   torch::nn::LSTM lstm1{nullptr}, lstm2{nullptr};
   torch::nn::Linear upos_out{nullptr}, tag_embed{nullptr};
   torch::nn::Linear arc_dep{nullptr}, arc_head{nullptr}, label_dep{nullptr}, label_head{nullptr};
-  torch::Tensor arc_u, arc_bias;
+  torch::Tensor arc_u, arc_bias;  // biaffine
+  torch::Tensor arc_w;            // bilinear
   torch::nn::Bilinear label_bilinear{nullptr};
   torch::nn::Linear label_linear{nullptr};
   torch::nn::Dropout dropout{nullptr};

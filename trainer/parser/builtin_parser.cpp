@@ -22,6 +22,7 @@
 #include "eval/conllu.h"
 #include "eval/trees.h"
 #include "parse/conllu.h"
+#include "preprocess/vocab.h"
 #include "trainer/runtime.h"
 
 namespace synmt::parser {
@@ -318,6 +319,9 @@ nlohmann::json train_parser(const ParserTrainOptions& o, const ParserOptions& mo
   if (o.max_sentences > 0 && train.size() > static_cast<std::size_t>(o.max_sentences))
     train.resize(static_cast<std::size_t>(o.max_sentences));  // LGP-NMT+: the first K sentences
   if (train.empty()) throw ConfigError("parser: no training sentences");
+  if (!o.nmt_vocab.empty())  // the fixed universal inventory: subtypes reduced
+    for (auto& s : train)
+      for (auto& l : s.labels) l = universal_relation(l);
   nlohmann::json train_conllu = train_specs;
   std::vector<std::vector<std::string>> forms;
   std::set<std::string> upos, labels;
@@ -331,6 +335,17 @@ nlohmann::json train_parser(const ParserTrainOptions& o, const ParserOptions& mo
   // run whose wall-clock budget ended while the dev score was still rising
   auto make_parser = [&]() {
     if (!o.init_model.empty()) return BuiltinParser::load(o.init_model);
+    if (!o.nmt_vocab.empty()) {
+      const auto nmt = Vocab::load(o.nmt_vocab);
+      std::vector<std::string> tokens;
+      for (std::size_t k = 0; k < nmt.size(); ++k) tokens.push_back(nmt.token(static_cast<int32_t>(k)));
+      auto vocab = ParserVocab::for_nmt_vocab(tokens, ud_upos(), ud_relations(), o.fold_case);
+      ParserOptions mo = model_options;
+      if (mo.words != vocab.words() || mo.ngrams != vocab.ngrams() || mo.upos != 17 || mo.labels != 37)
+        throw ConfigError("parser: with nmt_vocab the model sizes must be the vocabulary's (" + std::to_string(vocab.words()) +
+                          " words, " + std::to_string(vocab.ngrams()) + " n-grams, 17 UPOS, 37 labels); got " + mo.to_json().dump());
+      return BuiltinParser(BiaffineParser(mo), vocab);
+    }
     auto vocab = ParserVocab::build(forms, {upos.begin(), upos.end()}, {labels.begin(), labels.end()}, o.min_word_frequency,
                                     o.min_ngram_frequency);
     ParserOptions mo = model_options;

@@ -43,6 +43,11 @@ struct ParserTrainOptions {
   int min_word_frequency = 2, min_ngram_frequency = 2;
   int max_sentences = 0;    // >0: train on the first K sentences (LGP-NMT+ pre-training)
   std::string init_model;   // continue from this parser.pt (its vocabularies and model options)
+  // LGP-NMT+ pre-training: the words are this NMT source vocabulary's (ids and n-grams, see
+  // ParserVocab::for_nmt_vocab), tags and labels UD's universal sets (subtypes reduced); fold_case
+  // when the NMT corpus is lower-cased.
+  std::string nmt_vocab;
+  bool fold_case = false;
   uint64_t seed = 1;
   int threads = 0;
 
@@ -61,6 +66,8 @@ struct ParserTrainOptions {
     v("min_ngram_frequency", o.min_ngram_frequency);
     v("max_sentences", o.max_sentences);
     v("init_model", o.init_model);
+    v("nmt_vocab", o.nmt_vocab);
+    v("fold_case", o.fold_case);
     v("seed", o.seed);
     v("threads", o.threads);
   }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
+#include <stdexcept>
 
 #include "core/utf8.h"
 
@@ -15,6 +17,22 @@ std::string lowercase(const std::string& form) {
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   return s;
 }
+
+const std::vector<std::string>& ud_upos() {
+  static const std::vector<std::string> tags{"ADJ", "ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "NOUN", "NUM",
+                                             "PART", "PRON", "PROPN", "PUNCT", "SCONJ", "SYM", "VERB", "X"};
+  return tags;
+}
+
+const std::vector<std::string>& ud_relations() {
+  static const std::vector<std::string> relations{
+      "acl", "advcl", "advmod", "amod", "appos", "aux", "case", "cc", "ccomp", "clf", "compound", "conj", "cop",
+      "csubj", "dep", "det", "discourse", "dislocated", "expl", "fixed", "flat", "goeswith", "iobj", "list", "mark",
+      "nmod", "nsubj", "nummod", "obj", "obl", "orphan", "parataxis", "punct", "reparandum", "root", "vocative", "xcomp"};
+  return relations;
+}
+
+std::string universal_relation(const std::string& label) { return label.substr(0, label.find(':')); }
 
 std::vector<std::string> char_ngrams(const std::string& form) {
   std::vector<std::string> chars{"^"};
@@ -61,6 +79,27 @@ ParserVocab ParserVocab::build(const std::vector<std::vector<std::string>>& sent
   return v;
 }
 
+ParserVocab ParserVocab::for_nmt_vocab(const std::vector<std::string>& tokens, const std::vector<std::string>& upos,
+                                       const std::vector<std::string>& labels, bool fold_case) {
+  constexpr std::size_t kNmtSpecials = 4;  // <pad> <unk> <s> </s>
+  if (tokens.size() < kNmtSpecials) throw std::invalid_argument("parser vocabulary: an NMT vocabulary has at least its 4 special tokens");
+  ParserVocab v;
+  v.lowercase_ = fold_case;
+  v.fold_ngram_case_ = fold_case;
+  v.words_ = tokens;
+  std::set<std::string> grams;
+  for (std::size_t k = kNmtSpecials; k < tokens.size(); ++k)
+    for (auto& g : char_ngrams(tokens[k])) grams.insert(std::move(g));
+  v.ngrams_ = {"<pad>", "<root>"};
+  v.ngrams_.insert(v.ngrams_.end(), grams.begin(), grams.end());
+  v.upos_ = upos;
+  v.labels_ = labels;
+  std::sort(v.upos_.begin(), v.upos_.end());
+  std::sort(v.labels_.begin(), v.labels_.end());
+  v.index();
+  return v;
+}
+
 void ParserVocab::index() {
   auto fill = [](const std::vector<std::string>& names, std::unordered_map<std::string, int32_t>& m) {
     m.clear();
@@ -78,22 +117,28 @@ ParserVocab ParserVocab::from_json(const nlohmann::json& j) {
   v.ngrams_ = j.at("ngrams").get<std::vector<std::string>>();
   v.upos_ = j.at("upos").get<std::vector<std::string>>();
   v.labels_ = j.at("labels").get<std::vector<std::string>>();
+  v.lowercase_ = j.value("lowercase", true);
+  v.fold_ngram_case_ = j.value("fold_ngram_case", false);
   v.index();
   return v;
 }
 
 nlohmann::json ParserVocab::to_json() const {
-  return {{"words", words_}, {"ngrams", ngrams_}, {"upos", upos_}, {"labels", labels_}};
+  nlohmann::json j = {{"words", words_}, {"ngrams", ngrams_}, {"upos", upos_}, {"labels", labels_}};
+  // both absent in the builtin parser's own files: they stay byte-identical
+  if (!lowercase_) j["lowercase"] = false;
+  if (fold_ngram_case_) j["fold_ngram_case"] = true;
+  return j;
 }
 
 int32_t ParserVocab::word_id(const std::string& form) const {
-  auto it = word_index_.find(lowercase(form));
+  auto it = word_index_.find(lowercase_ ? lowercase(form) : form);
   return it == word_index_.end() ? kUnk : it->second;
 }
 
 std::vector<int32_t> ParserVocab::ngram_ids(const std::string& form) const {
   std::vector<int32_t> ids;
-  for (const auto& g : char_ngrams(form))
+  for (const auto& g : char_ngrams(fold_ngram_case_ ? lowercase(form) : form))
     if (auto it = ngram_index_.find(g); it != ngram_index_.end()) ids.push_back(it->second);
   return ids;
 }

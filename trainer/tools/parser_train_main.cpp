@@ -6,11 +6,14 @@
 #include "core/config.h"
 #include "core/log.h"
 #include "core/tool_main.h"
+#include "preprocess/vocab.h"
+#include "trainer/models/lgp/lgp.h"
 #include "trainer/parser/builtin_parser.h"
 #include "trainer/runtime.h"
 
 int main(int argc, char** argv) {
-  std::string dev, out_dir, config_path;
+  std::string dev, out_dir, config_path, lgp_config, nmt_vocab;
+  bool fold_case = false;
   std::vector<std::string> train, tests, overrides;
   int threads = 0;
   return synmt::run_tool(
@@ -28,6 +31,10 @@ int main(int argc, char** argv) {
         app.add_option("-c,--config", config_path, "JSON config");
         app.add_option("--set", overrides, "override a config key: train.max_epochs=5 (repeatable)")->expected(1)->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
         app.add_option("--threads", threads, "0 = all cores");
+        app.add_option("--nmt-vocab", nmt_vocab, "LGP-NMT+ pre-training: the words are this NMT source vocabulary's (ids, n-grams)");
+        app.add_flag("--fold-case", fold_case, "with --nmt-vocab: lower-case treebank forms (the NMT corpus is lower-cased)");
+        app.add_option("--lgp-config", lgp_config,
+                       "with --nmt-vocab: a synmt-train config of an lgp model; the parser takes that model's parser sizes");
       },
       [&]() {
         synmt::Json file = config_path.empty() ? synmt::Json::object() : synmt::load_json_file(config_path);
@@ -38,6 +45,14 @@ int main(int argc, char** argv) {
         synmt::Json config = {{"model", synmt::parser::ParserOptions::from_json(model_section).to_json()},
                               {"train", synmt::parser::ParserTrainOptions::from_json(train_section).to_json()}};
         for (const auto& o : overrides) synmt::apply_override(config, o);
+        if (!nmt_vocab.empty()) {
+          config["train"]["nmt_vocab"] = nmt_vocab;
+          config["train"]["fold_case"] = fold_case;
+        }
+        if (!lgp_config.empty()) {  // the parser inside that LGP model, so that it can load this file
+          if (nmt_vocab.empty()) throw synmt::ConfigError("--lgp-config needs --nmt-vocab");
+          config["model"] = synmt::lgp_parser_options(synmt::load_json_file(lgp_config), synmt::Vocab::load(nmt_vocab)).to_json();
+        }
         auto model_options = synmt::parser::ParserOptions::from_json(config["model"]);
         auto train_options = synmt::parser::ParserTrainOptions::from_json(config["train"]);
         auto runtime = synmt::setup_runtime(threads > 0 ? threads : train_options.threads);

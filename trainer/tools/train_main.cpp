@@ -107,6 +107,12 @@ int main(int argc, char** argv) {
           model["options"]["punct_ids"] = std::vector<int64_t>(ids.begin(), ids.end());
           synmt::log_info("mask_punct_heads: " + std::to_string(ids.size()) + " punctuation tokens in the source vocabulary");
         }
+        // a family that reads the source words themselves (LGP's character n-grams) gets them
+        if (model["options"].contains("src_words")) {
+          std::vector<std::string> words;
+          for (std::size_t k = 0; k < src_vocab.size(); ++k) words.push_back(src_vocab.token(static_cast<int32_t>(k)));
+          model["options"]["src_words"] = words;
+        }
         const torch::Device device = synmt::resolve_device(train_options.device, synmt::launcher_local_rank());
         auto comm = synmt::make_communicator(dist, device.is_cuda() ? device.index() : -1);
         int local_ranks = 1;
@@ -118,6 +124,9 @@ int main(int argc, char** argv) {
         const auto inventories = synmt::fill_syntax_sizes(model, train, valid, train_path, valid_path);
         torch::manual_seed(train_options.seed);  // initialisation is part of a reproducible run
         auto net = synmt::create_model(model);  // validates every model option
+        // pre-trained parts named in the options (LGP-NMT+'s parser); a resumed run has them in
+        // its state already and overwrites them when the state is loaded
+        net->load_pretrained();
         synmt::Json resolved = {{"model", model},
                                 {"train", train_options.to_json()},
                                 {"vocab", {{"src_sha256", src_vocab.hash()}, {"tgt_sha256", tgt_vocab.hash()}}}};

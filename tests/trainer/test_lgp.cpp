@@ -1,0 +1,240 @@
+// The LGP-NMT family (Hashimoto & Tsuruoka 2017): soft heads are distributions over ROOT and the
+// other words, UNI is exactly 1/N, DEP's heads are the parse's one-hot arcs, the NMT loss reaches
+// every parser layer that feeds it, the parameter count is the documented formula, and a parser
+// loaded from a pre-trained file gives exactly that parser's heads (hence its UAS).
+#include <gtest/gtest.h>
+
+#include <torch/serialize.h>
+
+#include <filesystem>
+
+#include "core/error.h"
+#include "eval/trees.h"
+#include "parse/conllu.h"
+#include "trainer/data/batches.h"
+#include "trainer/models/lgp/lgp.h"
+#include "trainer/models/registry.h"
+#include "trainer/parser/builtin_parser.h"
+#include "trainer/train/criterion.h"
+#include "tests/trainer/tiny_models.h"
+
+namespace {
+
+const std::vector<std::string> kWords{"<pad>", "<unk>", "<s>", "</s>", "the", "cat", "sat", "on", "a", "mat", "dog", "ran",
+                                      "to", "it", "and", ".", "big", "red", "house", "is"};
+
+nlohmann::json lgp_config(const std::string& arch, nlohmann::json options = nlohmann::json::object()) {
+  options.merge_patch(synmt::model_family("lgp").tiny);
+  auto m = synmt::test::tiny_arch(arch, options);
+  m["options"]["src_words"] = kWords;
+  if (arch == "lgp_dep") m["options"]["src_labels"] = 6;
+  return m;
+}
+
+std::shared_ptr<synmt::LgpModel> make(const std::string& arch, nlohmann::json options = nlohmann::json::object()) {
+  torch::manual_seed(3);
+  return std::dynamic_pointer_cast<synmt::LgpModel>(synmt::create_model(lgp_config(arch, std::move(options))));
+}
+
+// two sentences of 5 and 2 words with a parse (parent_first: word index, root = itself) and labels
+synmt::SourceInput parsed_batch() {
+  synmt::SourceInput s;
+  s.tokens = torch::tensor({4, 5, 6, 7, 9, 10, 11, 0, 0, 0}, torch::kInt64).view({2, 5});
+  s.lengths = torch::tensor({5, 2}, torch::kInt64);
+  s.features[synmt::kSourceFeatureParentFirst] = torch::tensor({1, 2, 2, 4, 2, 1, 1, 0, 0, 0}, torch::kInt64).view({2, 5});
+  s.features[synmt::kSourceFeatureLabel] = torch::tensor({1, 2, 3, 4, 5, 1, 3, 0, 0, 0}, torch::kInt64).view({2, 5});
+  return s;
+}
+
+int64_t count(torch::nn::Module& m) {
+  int64_t n = 0;
+  for (const auto& p : m.parameters()) n += p.numel();
+  return n;
+}
+
+}  // namespace
+
+TEST(Lgp, SoftHeadsAreDistributionsOverRootAndTheOtherWords) {
+  auto model = make("lgp_nmt");
+  model->eval();
+  auto g = model->graph(parsed_batch());
+  ASSERT_EQ(g.heads.sizes(), (std::vector<int64_t>{2, 6, 6}));
+  const int64_t lengths[] = {5, 2};
+  for (int64_t b = 0; b < 2; ++b)
+    for (int64_t i = 1; i <= lengths[b]; ++i) {
+      auto row = g.heads[b][i];
+      EXPECT_NEAR(row.sum().item<double>(), 1.0, 1e-5);
+      EXPECT_EQ(row[i].item<float>(), 0.0f) << "a word heads itself";
+      EXPECT_GT(row[0].item<float>(), 0.0f) << "ROOT is a candidate";
+      for (int64_t j = lengths[b] + 1; j < 6; ++j) EXPECT_EQ(row[j].item<float>(), 0.0f) << "padding heads";
+    }
+  EXPECT_TRUE(torch::allclose(g.labels.sum(-1), torch::ones({2, 6}), 1e-5, 1e-5));
+}
+
+TEST(Lgp, UniformHeadsAreExactlyOneOverN) {
+  auto model = make("lgp_uni");
+  auto g = model->graph(parsed_batch());
+  const int64_t lengths[] = {5, 2};
+  for (int64_t b = 0; b < 2; ++b) {
+    const float expected = 1.0f / static_cast<float>(lengths[b]);  // N - 1 other words + ROOT
+    for (int64_t i = 1; i <= lengths[b]; ++i)
+      for (int64_t j = 0; j < 6; ++j) {
+        const bool candidate = j != i && j <= lengths[b];
+        EXPECT_EQ(g.heads[b][i][j].item<float>(), candidate ? expected : 0.0f) << b << " " << i << " " << j;
+      }
+  }
+}
+
+TEST(Lgp, ParsedHeadsAreTheCachesOneHotArcs) {
+  auto model = make("lgp_dep");
+  auto src = parsed_batch();
+  auto g = model->graph(src);
+  auto parent = src.features[synmt::kSourceFeatureParentFirst];
+  auto label = src.features[synmt::kSourceFeatureLabel];
+  const int64_t lengths[] = {5, 2};
+  for (int64_t b = 0; b < 2; ++b)
+    for (int64_t i = 0; i < lengths[b]; ++i) {
+      const int64_t p = parent[b][i].item<int64_t>();
+      const int64_t head = p == i ? 0 : p + 1;  // parser layout: ROOT 0, word k at k + 1
+      auto expected = torch::zeros({6});
+      expected[head] = 1.0;
+      EXPECT_TRUE(torch::equal(g.heads[b][i + 1], expected)) << b << " " << i;
+      EXPECT_EQ(g.labels[b][i + 1].argmax().item<int64_t>(), label[b][i].item<int64_t>());
+      EXPECT_EQ(g.labels[b][i + 1].sum().item<float>(), 1.0f);
+    }
+  // the model refuses a batch without the parse
+  synmt::SourceInput bare = src;
+  bare.features.clear();
+  EXPECT_THROW(model->graph(bare), synmt::ConfigError);
+}
+
+TEST(Lgp, NmtLossReachesTheTaggerTagEmbeddingAndLabels) {
+  auto model = make("lgp_nmt");
+  model->train();
+  auto batch = synmt::make_data_batch(synmt::test::copy_task(6), {0, 1, 2, 3, 4, 5});
+  auto out = model->forward(batch.source, batch.tgt_in);
+  auto terms = synmt::Criterion({})(out, batch.tgt_out, 0);
+  terms.objective.backward();
+  auto params = model->named_parameters();
+  for (const char* name : {"parser.upos_out.weight", "parser.tag_embed.weight", "parser.label_bilinear.weight",
+                           "parser.label_linear.weight", "parser.arc_w", "parser.ngram_embed.weight", "compose.weight"}) {
+    ASSERT_TRUE(params.contains(name)) << name;
+    const auto& grad = params[name].grad();
+    ASSERT_TRUE(grad.defined()) << name;
+    EXPECT_GT(grad.abs().sum().item<double>(), 0.0) << name << " gets no gradient from the NMT loss";
+  }
+}
+
+TEST(Lgp, ParameterCountIsTheDocumentedFormula) {
+  for (const std::string arch : {"lgp_nmt", "lgp_seq", "lgp_uni", "lgp_dep"})
+    for (const std::string scorer : {"bilinear", "biaffine"}) {
+      auto model = make(arch, {{"arc_scorer", scorer}});
+      auto o = synmt::LgpOptions::from_json(model->describe()["options"]);
+      const int64_t Vs = 20, Vt = 20, G = o.parser_options().ngrams, P = o.upos, Lp = o.labels, L = o.label_classes();
+      const int64_t d1 = o.parser_hidden, e = o.word_dim, g = o.ngram_dim, t = o.tag_dim, a = o.arc_dim, l = o.label_dim,
+                    d3 = o.hidden, E = o.embed_dim;
+      auto bilstm = [](int64_t i, int64_t h) { return 2 * 4 * h * (i + h + 2); };
+      int64_t parser = Vs * e + G * g + bilstm(e + g, d1) + (2 * d1 * P + P) + P * t + bilstm(e + g + t + 2 * d1, d1) +
+                       (scorer == "bilinear" ? 4 * d1 * d1 : 2 * (2 * d1 * a + a) + a * a + a) + 2 * (2 * d1 * l + l) +
+                       l * l * Lp + Lp + 2 * l * Lp;
+      const bool composes = arch != "lgp_seq";
+      int64_t nmt = Vs * E + Vt * E + 4 * d3 * (E + 2 * d1 + d3 + 2) + (composes ? (2 * d3 + L) * d3 + d3 : 0) +
+                    4 * d3 * (2 * E + d3 + 2) + (composes ? 3 : 2) * d3 * E;
+      EXPECT_EQ(count(*model->latent_parser()), parser) << arch << " " << scorer;
+      EXPECT_EQ(count(*model), parser + nmt) << arch << " " << scorer;
+    }
+}
+
+TEST(Lgp, CharacterNgramsComeFromTheSourceWords) {
+  auto model = make("lgp_nmt");
+  auto batch = model->parser_batch(parsed_batch());
+  // ROOT's one root n-gram, then "the" (^the$): ^t th he e$, ^th the he$, ^the the$ = 9
+  auto offsets = batch.ngram_offsets;
+  EXPECT_EQ(offsets[1].item<int64_t>() - offsets[0].item<int64_t>(), 1);
+  EXPECT_EQ(offsets[2].item<int64_t>() - offsets[1].item<int64_t>(), 9);
+  EXPECT_EQ(batch.words[0][0].item<int64_t>(), synmt::parser::ParserVocab::kRoot);
+  EXPECT_EQ(batch.words[0][1].item<int64_t>(), 4);
+}
+
+// A parser pre-trained for LGP-NMT+ (--nmt-vocab): loaded into the model, the model's soft heads
+// are the parser's own, so the decoded trees and UAS are the parser's. On EWT when available.
+TEST(Lgp, PretrainedParserGivesTheParsersOwnHeadsAndUas) {
+  const std::string ewt = std::string(SYNMT_SHARED_DATA) + "/ud/UD_English-EWT/";
+  if (!std::filesystem::exists(ewt)) GTEST_SKIP() << "no EWT";
+  const std::string dir = std::string(SYNMT_TEST_TMP) + "/lgp_pretrain";
+  std::filesystem::create_directories(dir);
+  auto gold = synmt::parse::read_conllu(ewt + "en_ewt-ud-test.conllu.gz");
+  gold.resize(60);
+  synmt::parse::write_conllu_file(dir + "/test60.conllu", gold);
+  auto train = synmt::parse::read_conllu(ewt + "en_ewt-ud-train.conllu.gz");
+  train.resize(200);
+  synmt::parse::write_conllu_file(dir + "/train200.conllu", train);
+  // the NMT source vocabulary: every lower-cased word of both parts (an <unk> would differ: the
+  // parser reads an unknown word's n-grams from its form, the model has only the id)
+  std::map<std::string, int64_t> counts;
+  for (const auto* part : {"/train200.conllu", "/test60.conllu"})
+    for (const auto& s : synmt::parser::load_treebank(dir + part))
+      for (const auto& w : s.forms) ++counts[synmt::parser::lowercase(w)];
+  synmt::VocabOptions vo;
+  auto vocab = synmt::Vocab::build({counts.begin(), counts.end()}, vo);
+  vocab.save(dir + "/vocab.src");
+  auto small = synmt::model_family("lgp").tiny;
+  small["upos"] = 17;  // a pre-trained parser's inventories: UD's universal sets
+  small["labels"] = 37;
+  nlohmann::json train_config = {{"model", {{"arch", "lgp_nmt"}, {"options", small}}}};
+  auto parser_options = synmt::lgp_parser_options(train_config, vocab);
+  auto po = synmt::parser::ParserTrainOptions::from_json(
+      {{"max_epochs", 2}, {"patience", 5}, {"nmt_vocab", dir + "/vocab.src"}, {"fold_case", true}});
+  synmt::parser::train_parser(po, parser_options, {dir + "/train200.conllu"}, dir + "/test60.conllu", dir + "/parser", "test");
+  auto parser = synmt::parser::BuiltinParser::load(dir + "/parser/parser.pt");
+
+  auto model_json = synmt::resolve_model_config(train_config["model"]);
+  model_json["options"]["src_vocab"] = static_cast<int64_t>(vocab.size());
+  model_json["options"]["tgt_vocab"] = 20;
+  std::vector<std::string> words;
+  for (std::size_t k = 0; k < vocab.size(); ++k) words.push_back(vocab.token(static_cast<int32_t>(k)));
+  model_json["options"]["src_words"] = words;
+  model_json["options"]["pretrained_parser"] = dir + "/parser/parser.pt";
+  auto model = std::dynamic_pointer_cast<synmt::LgpModel>(synmt::create_model(model_json));
+  model->load_pretrained();
+  model->eval();
+  parser.model()->eval();
+
+  // one batch of all sentences, through the parser and through the model
+  auto sentences = synmt::parser::load_treebank(dir + "/test60.conllu");
+  std::vector<const synmt::parser::ParserSentence*> all;
+  std::vector<std::vector<int32_t>> ids;
+  for (const auto& s : sentences) {
+    all.push_back(&s);
+    ids.emplace_back();
+    for (const auto& w : s.forms) ids.back().push_back(vocab.id(synmt::parser::lowercase(w)));
+  }
+  torch::NoGradGuard no_grad;
+  auto reference = torch::softmax(parser.model()->forward(parser.make_batch(all)).arc_scores, -1);
+  auto heads = model->graph(synmt::make_source_batch(ids).source).heads;
+  ASSERT_TRUE(torch::equal(heads, reference)) << "the model's soft heads are not the parser's";
+  // decoded as the parser decodes (best head per word; CLE when that is no tree): the same UAS
+  double correct = 0, total = 0;
+  auto logp = heads.log();
+  for (std::size_t k = 0; k < sentences.size(); ++k) {
+    const int n = static_cast<int>(sentences[k].forms.size());
+    synmt::eval::Heads tree(static_cast<std::size_t>(n) + 1, -1);
+    synmt::eval::ScoreMatrix scores(static_cast<std::size_t>(n + 1), std::vector<double>(static_cast<std::size_t>(n + 1), -1e9));
+    for (int d = 1; d <= n; ++d) {
+      int best = 0;
+      for (int h = 0; h <= n; ++h) {
+        const double v = logp[static_cast<int64_t>(k)][d][h].item<double>();
+        if (h != d) scores[static_cast<std::size_t>(h)][static_cast<std::size_t>(d)] = v;
+        if (h > 0 && v > logp[static_cast<int64_t>(k)][d][best].item<double>()) best = h;
+      }
+      tree[static_cast<std::size_t>(d)] = best;
+    }
+    if (!synmt::eval::is_tree(tree, true)) tree = synmt::eval::chu_liu_edmonds(scores, true);
+    for (int d = 1; d <= n; ++d) {
+      correct += tree[static_cast<std::size_t>(d)] == sentences[k].heads[static_cast<std::size_t>(d - 1)];
+      ++total;
+    }
+  }
+  auto reference_scores = synmt::parser::evaluate_parser(parser, dir + "/test60.conllu");
+  EXPECT_NEAR(100.0 * correct / total, reference_scores.uas, 1e-9);
+}
