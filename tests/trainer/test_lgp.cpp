@@ -15,6 +15,7 @@
 #include "trainer/models/lgp/lgp.h"
 #include "trainer/models/registry.h"
 #include "trainer/parser/builtin_parser.h"
+#include "trainer/train/blackout.h"
 #include "trainer/train/criterion.h"
 #include "tests/trainer/tiny_models.h"
 
@@ -237,4 +238,63 @@ TEST(Lgp, PretrainedParserGivesTheParsersOwnHeadsAndUas) {
   }
   auto reference_scores = synmt::parser::evaluate_parser(parser, dir + "/test60.conllu");
   EXPECT_NEAR(100.0 * correct / total, reference_scores.uas, 1e-9);
+}
+
+// BlackOut on a hand example: V = 4, one target position, negatives {1, 3}.
+TEST(Blackout, MatchesItsClosedFormOnAHandExample) {
+  auto hidden = torch::tensor({0.5, -1.0}).view({1, 1, 2});
+  auto weight = torch::tensor({0.0, 0.0, 1.0, 2.0, -1.0, 0.5, 0.3, 0.3}).view({4, 2});
+  auto noise = torch::tensor({0.1, 0.2, 0.3, 0.4});
+  auto target = torch::tensor({2}, torch::kInt64).view({1, 1});
+  auto negatives = torch::tensor({1, 3}, torch::kInt64).view({1, 2});
+  // s = h.w: s1 = 0.5 - 2 = -1.5, s2 = -0.5 - 0.5 = -1.0, s3 = 0.15 - 0.3 = -0.15
+  const double a1 = std::exp(-1.5) / 0.2, a2 = std::exp(-1.0) / 0.3, a3 = std::exp(-0.15) / 0.4;
+  const double z = a1 + a2 + a3;
+  const double expected = -(std::log(a2 / z) + std::log(1 - a1 / z) + std::log(1 - a3 / z));
+  auto terms = synmt::blackout_loss(hidden, weight, target, 0, noise, negatives, true);
+  EXPECT_NEAR(terms.objective.item<double>(), expected, 1e-5);
+  EXPECT_NEAR(terms.target_nll.item<double>(), -std::log(a2 / z), 1e-5);
+  // the target among the negatives is left out: the same value
+  auto with_target = synmt::blackout_loss(hidden, weight, target, 0, noise, torch::tensor({1, 2, 3}, torch::kInt64).view({1, 3}), true);
+  EXPECT_NEAR(with_target.objective.item<double>(), expected, 1e-5);
+}
+
+// Without the discriminative term, with uniform q and every other word as a negative, BlackOut is
+// the full softmax's NLL; padding positions count nothing.
+TEST(Blackout, IsSoftmaxNllWithUniformNoiseAndTheWholeVocabulary) {
+  torch::manual_seed(5);
+  const int64_t V = 9;
+  auto hidden = torch::randn({2, 3, 4});
+  auto weight = torch::randn({V, 4});
+  auto targets = torch::tensor({3, 5, 8, 4, 7, 0}, torch::kInt64).view({2, 3});
+  auto noise = torch::full({V}, 1.0 / V);
+  auto everything = torch::arange(V, torch::kInt64).unsqueeze(0).expand({2, V}).contiguous();
+  auto terms = synmt::blackout_loss(hidden, weight, targets, 0, noise, everything, false);
+  auto logp = torch::log_softmax(torch::matmul(hidden, weight.t()), -1);
+  auto nll = -logp.gather(2, targets.unsqueeze(2)).squeeze(2).masked_fill(targets.eq(0), 0.0).sum();
+  EXPECT_NEAR(terms.objective.item<double>(), nll.item<double>(), 1e-4);
+  // the noise: unigram^alpha, unseen tokens never drawn, K distinct draws per sentence
+  auto q = synmt::unigram_noise({0, 4, 1, 0, 9}, 0.5);
+  EXPECT_NEAR(q[1].item<double>(), 2.0 / 6.0, 1e-6);
+  EXPECT_EQ(q[0].item<float>(), 0.0f);
+  auto drawn = synmt::draw_negatives(q, 5, 10);
+  EXPECT_EQ(drawn.size(1), 3);  // only three tokens have mass
+  for (int64_t b = 0; b < 5; ++b) EXPECT_EQ(std::get<0>(at::_unique(drawn[b])).numel(), 3);
+}
+
+// The criterion with BlackOut trains an lgp model (finite objective, gradients on the output layer).
+TEST(Blackout, CriterionTrainsAnLgpModel) {
+  auto model = make("lgp_nmt");
+  model->train();
+  auto batch = synmt::make_data_batch(synmt::test::copy_task(4), {0, 1, 2, 3});
+  synmt::CriterionOptions co;
+  co.blackout = true;
+  co.blackout_options.samples = 5;
+  co.noise = synmt::unigram_noise(std::vector<int64_t>(20, 3), 0.4);
+  auto out = model->forward(batch.source, batch.tgt_in, synmt::ForwardRequest{false, false});
+  EXPECT_FALSE(out.log_probs.defined());
+  auto terms = synmt::Criterion(co)(out, batch.tgt_out, 0);
+  EXPECT_TRUE(std::isfinite(terms.objective.item<double>()));
+  terms.objective.backward();
+  EXPECT_GT(model->named_parameters()["tgt_embed.weight"].grad().abs().sum().item<double>(), 0.0);
 }

@@ -6,12 +6,22 @@
 namespace synmt {
 
 CriterionTerms Criterion::operator()(const ModelOutput& output, const torch::Tensor& tgt_out, int64_t pad) const {
-  if (!output.log_probs.defined())
-    throw ConfigError("criterion: the model returned no log-probabilities (a sampled-softmax criterion is not configured)");
-  LossTensors token = label_smoothed_nll_tensors(output.log_probs, tgt_out, options_.label_smoothing, pad);
   CriterionTerms terms;
-  terms.objective = token.loss;
-  terms.nll_sum = token.nll_sum;
+  if (options_.blackout) {
+    if (!output.hidden.defined() || !output.output_weight.defined())
+      throw ConfigError("criterion blackout: the model family exposes no output weight (only untied-free families such as lgp support it)");
+    auto negatives = draw_negatives(options_.noise.to(output.hidden.device()), tgt_out.size(0), options_.blackout_options.samples);
+    auto b = blackout_loss(output.hidden, output.output_weight, tgt_out, pad, options_.noise, negatives,
+                           options_.blackout_options.discriminative);
+    terms.objective = b.objective;
+    terms.nll_sum = b.target_nll;
+  } else {
+    if (!output.log_probs.defined())
+      throw ConfigError("criterion: the model returned no log-probabilities (a sampled-softmax criterion is not configured)");
+    LossTensors token = label_smoothed_nll_tensors(output.log_probs, tgt_out, options_.label_smoothing, pad);
+    terms.objective = token.loss;
+    terms.nll_sum = token.nll_sum;
+  }
   for (const auto& [name, value] : output.aux_losses) {
     auto it = options_.aux_weights.find(name);
     const double weight = it == options_.aux_weights.end() ? 1.0 : it->second;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "trainer/models/seq2seq_model.h"
+#include "trainer/train/blackout.h"
 
 namespace synmt {
 
@@ -16,6 +17,11 @@ struct CriterionOptions {
   // weight of each auxiliary loss by name; a term the model returns but this map does not name
   // gets weight 1
   std::map<std::string, double> aux_weights;
+  // BlackOut instead of the full softmax (label smoothing does not apply): needs the model's
+  // hidden states and output weight; `noise` is q over the target vocabulary.
+  bool blackout = false;
+  BlackoutOptions blackout_options;
+  torch::Tensor noise;
 };
 
 struct CriterionTerms {

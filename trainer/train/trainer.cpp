@@ -39,6 +39,10 @@ TrainOptions TrainOptions::from_json(const nlohmann::json& j) {
   if (o.update_freq < 1) throw ConfigError("train.update_freq must be >= 1");
   if (o.batch_size < 1 || o.max_tokens < 0) throw ConfigError("train.batch_size must be >= 1 and max_tokens >= 0");
   if (o.label_smoothing < 0 || o.label_smoothing >= 1) throw ConfigError("train.label_smoothing must be in [0, 1)");
+  if (o.criterion != "cross_entropy" && o.criterion != "blackout")
+    throw ConfigError("train.criterion '" + o.criterion + "' is none of cross_entropy | blackout");
+  if (o.criterion == "blackout" && (o.blackout_samples < 1 || o.blackout_alpha < 0 || o.label_smoothing != 0))
+    throw ConfigError("train.criterion blackout needs blackout_samples >= 1, blackout_alpha >= 0 and no label smoothing");
   if (o.precision != "fp32" && o.precision != "bf16") throw ConfigError("train.precision: '" + o.precision + "' (fp32 | bf16)");
   if (o.precision == "bf16" && o.device.rfind("cuda", 0) != 0)
     throw ConfigError("train.precision = bf16 needs train.device = cuda: training on the CPU stays in float32");
@@ -150,7 +154,19 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
     log_info("training: skipping " + std::to_string(batches.skipped()) + " pairs longer than " + std::to_string(o.max_len));
 
   auto optimizer = make_optimizer(model, o);
-  const Criterion criterion(CriterionOptions{o.label_smoothing, o.aux_loss_weights});
+  CriterionOptions co{o.label_smoothing, o.aux_loss_weights};
+  if (o.criterion == "blackout") {  // q from the training targets (every sentence also ends in </s>)
+    std::vector<int64_t> counts(static_cast<std::size_t>(config["model"]["options"].value("tgt_vocab", int64_t{0})), 0);
+    for (auto t : train.tgt_tokens)
+      if (t >= 0 && static_cast<std::size_t>(t) < counts.size()) ++counts[static_cast<std::size_t>(t)];
+    if (counts.size() > static_cast<std::size_t>(Vocab::kEos)) counts[Vocab::kEos] += static_cast<int64_t>(train.size());
+    co.blackout = true;
+    co.blackout_options.samples = o.blackout_samples;
+    co.blackout_options.alpha = o.blackout_alpha;
+    co.noise = unigram_noise(counts, o.blackout_alpha);
+  }
+  const Criterion criterion(co);
+  const ForwardRequest train_request{/*log_probs=*/!co.blackout, /*analysis=*/false};
   const std::string state_path = out_dir + "/state.pt";
   const std::string config_json = config.dump();
   TrainingCursor cur;
@@ -295,7 +311,7 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
         CriterionTerms v;
         {  // bf16: the forward pass and the loss under autocast; backward follows the recorded casts
           compat::AutocastScope amp(device.type(), torch::kBFloat16, bf16);
-          v = criterion(model.forward(b.source, b.tgt_in), b.tgt_out, Vocab::kPad);
+          v = criterion(model.forward(b.source, b.tgt_in, train_request), b.tgt_out, Vocab::kPad);
         }
         v.objective.backward();  // summed over tokens; normalised by the global token count below
         loss_acc = loss_acc.defined() ? loss_acc + v.objective.detach() : v.objective.detach();

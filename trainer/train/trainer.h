@@ -32,6 +32,9 @@ struct TrainOptions {
   double weight_decay = 0;     // L2 penalty (added to the gradient, as in the papers' SGD/Adam)
   double clip_norm = 5.0;      // 0: no clipping
   double label_smoothing = 0.0;
+  std::string criterion = "cross_entropy";  // cross_entropy (full softmax) | blackout (training only)
+  int blackout_samples = 2000;    // K negatives per sentence
+  double blackout_alpha = 0.4;    // noise q ~ unigram^alpha of the training targets
   std::map<std::string, double> aux_loss_weights;  // criterion weight per auxiliary loss name (default 1)
   bool halve_lr_on_plateau = true;
   int max_halvings = 5;
@@ -73,6 +76,9 @@ struct TrainOptions {
     v("weight_decay", o.weight_decay);
     v("clip_norm", o.clip_norm);
     v("label_smoothing", o.label_smoothing);
+    v("criterion", o.criterion);
+    v("blackout_samples", o.blackout_samples);
+    v("blackout_alpha", o.blackout_alpha);
     v("aux_loss_weights", o.aux_loss_weights);
     v("halve_lr_on_plateau", o.halve_lr_on_plateau);
     v("max_halvings", o.max_halvings);
