@@ -15,6 +15,9 @@
 #include "trainer/models/lgp/lgp.h"
 #include "trainer/models/registry.h"
 #include "trainer/parser/builtin_parser.h"
+#include "trainer/decode/beam_search.h"
+#include "trainer/decode/unk_replace.h"
+#include "eval/length_prior.h"
 #include "trainer/train/blackout.h"
 #include "trainer/train/criterion.h"
 #include "tests/trainer/tiny_models.h"
@@ -297,4 +300,36 @@ TEST(Blackout, CriterionTrainsAnLgpModel) {
   EXPECT_TRUE(std::isfinite(terms.objective.item<double>()));
   terms.objective.backward();
   EXPECT_GT(model->named_parameters()["tgt_embed.weight"].grad().abs().sum().item<double>(), 0.0);
+}
+
+// The prior reranks: of a 3-word hypothesis with the better average log-probability and a 2-word
+// one, a prior estimated from a corpus whose 3-word sources all have 2-word targets picks the latter.
+TEST(LengthPrior, RerankesFinishedHypotheses) {
+  std::map<int64_t, std::map<int64_t, int64_t>> counts{{3, {{2, 100}}}};
+  auto prior = synmt::eval::LengthPrior::from_counts(counts);
+  synmt::SearchOptions o;
+  o.length_norm = "average";
+  const double a = -3.0, b = -2.4;  // log p with </s>; lengths 4 and 3 tokens with </s>
+  EXPECT_GT(synmt::final_score(o, a, 4, 3), synmt::final_score(o, b, 3, 3));
+  o.length_prior = [&](int64_t src_len, int64_t tgt_len) { return prior.log_prob(src_len, tgt_len - 1); };
+  EXPECT_LT(synmt::final_score(o, a, 4, 3), synmt::final_score(o, b, 3, 3));
+  EXPECT_NEAR(synmt::final_score(o, b, 3, 3), (b + std::log(101.0 / 102.0)) / 3.0, 1e-12);
+}
+
+// UnkRep: each <unk> becomes the source word under the attention's argmax at its step (the
+// dictionary's translation when it has one); attention past the source words is ignored.
+TEST(UnkReplace, CopiesOrTranslatesTheMostAttendedSourceWord) {
+  auto attention = torch::tensor({0.1, 0.7, 0.1, 0.1,    // step 0 -> "Tokyo"
+                                  0.6, 0.1, 0.2, 0.1,    // step 1 is no <unk>
+                                  0.2, 0.1, 0.3, 0.4,    // step 2: </s> position 3 ignored -> "Kyoto"
+                                  0.0, 0.0, 0.0, 1.0})
+                       .view({4, 4});
+  const std::vector<std::string> source{"from", "Tokyo", "Kyoto"};
+  synmt::UnkDictionary none;
+  EXPECT_EQ(synmt::replace_unknowns({"<unk>", "kara", "<unk>"}, attention, source, none),
+            (std::vector<std::string>{"Tokyo", "kara", "Kyoto"}));
+  synmt::UnkDictionary dict;
+  dict.add("Kyoto", "京都");
+  EXPECT_EQ(synmt::replace_unknowns({"<unk>", "kara", "<unk>"}, attention, source, dict),
+            (std::vector<std::string>{"Tokyo", "kara", "京都"}));
 }

@@ -15,8 +15,9 @@ namespace {
 double length_penalty(std::size_t length, double alpha) {
   return alpha == 0 ? 1.0 : std::pow((5.0 + static_cast<double>(length)) / 6.0, alpha);
 }
-// The ranking score of a finished hypothesis of `length` tokens (</s> included) from a source of
-// `src_len` tokens.
+constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+}  // namespace
+
 double final_score(const SearchOptions& o, double log_prob, std::size_t length, int64_t src_len) {
   if (o.length_prior) log_prob += o.length_prior(src_len, static_cast<int64_t>(length));
   if (o.length_norm == "average") return log_prob / static_cast<double>(std::max<std::size_t>(1, length));
@@ -24,8 +25,6 @@ double final_score(const SearchOptions& o, double log_prob, std::size_t length, 
     return log_prob / std::pow(static_cast<double>(std::max<std::size_t>(1, length)), o.length_penalty);
   return log_prob / length_penalty(length, o.length_penalty);
 }
-constexpr double kNegInf = -std::numeric_limits<double>::infinity();
-}  // namespace
 
 std::vector<std::vector<Hypothesis>> beam_search(Seq2SeqModel& model, const Batch& batch, const SearchOptions& o) {
   if (o.length_norm != "gnmt" && o.length_norm != "average" && o.length_norm != "fairseq")

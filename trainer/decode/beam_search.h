@@ -36,6 +36,10 @@ struct Hypothesis {
   torch::Tensor attention;      // (steps, S) with collect_attention: one row per output step (</s> included)
 };
 
+// The ranking score of a finished hypothesis of `length` tokens (</s> included) with summed
+// log-probability log_prob, from a source of `src_len` tokens: (log_prob + log prior) / norm.
+double final_score(const SearchOptions& options, double log_prob, std::size_t length, int64_t src_len);
+
 std::vector<std::vector<Hypothesis>> beam_search(Seq2SeqModel& model, const Batch& batch, const SearchOptions& options);
 std::vector<std::vector<int32_t>> greedy_search(Seq2SeqModel& model, const Batch& batch, const SearchOptions& options);
 

@@ -16,6 +16,8 @@
 #include "trainer/data/parsed_source.h"
 #include "trainer/decode/analysis_dump.h"
 #include "trainer/decode/translator.h"
+#include "trainer/decode/unk_replace.h"
+#include "eval/length_prior.h"
 #include "trainer/device.h"
 #include "trainer/runtime.h"
 
@@ -55,6 +57,8 @@ int main(int argc, char** argv) {
   std::string dump_names, dump_file;
   synmt::ParsedSourceFiles parsed;
   bool teacher_forced = false;
+  std::string length_prior_path, unk_dictionary;
+  bool unk_replace = false;
   return synmt::run_tool(
       "synmt-translate", argc, argv,
       [&](CLI::App& app) {
@@ -87,6 +91,12 @@ int main(int argc, char** argv) {
         app.add_option("-k,--beam", search.beam_size)->capture_default_str();
         app.add_option("--length-penalty", search.length_penalty, "alpha of the gnmt or fairseq length norm")->capture_default_str();
         app.add_option("--length-norm", search.length_norm, "gnmt (((5+|y|)/6)^alpha) | fairseq (|y|^alpha) | average (score / |y|)")->capture_default_str();
+        app.add_option("--length-prior", length_prior_path,
+                       "p(target length | source length) from synmt-length-prior: log p(|y| | |x|) is added to a finished "
+                       "hypothesis before its length normalisation (LGP-NMT)");
+        app.add_flag("--unk-replace", unk_replace,
+                     "replace each <unk> of the best translation with the source word its attention weighs most (UnkRep)");
+        app.add_option("--unk-dictionary", unk_dictionary, "with --unk-replace: 'source target' lines; a listed word is translated");
         app.add_flag("--greedy", greedy, "greedy search (the same output as --beam 1)");
         app.add_option("--nbest", search.nbest, "hypotheses kept per sentence (<= beam)")->capture_default_str();
         app.add_option("--nbest-output", nbest_output, "write n-best lists here: 'i ||| hypothesis ||| score ||| log-prob'");
@@ -107,7 +117,12 @@ int main(int argc, char** argv) {
         synmt::TranslatorOptions options;
         options.device = synmt::resolve_device(device_name, synmt::launcher_local_rank());
         options.search = search;
-        options.search.collect_attention = !dump_attention.empty();
+        options.search.collect_attention = !dump_attention.empty() || unk_replace;
+        if (!unk_dictionary.empty() && !unk_replace) throw synmt::ConfigError("--unk-dictionary needs --unk-replace");
+        if (!length_prior_path.empty()) {  // the hook's |y| counts </s>; the prior counts words
+          auto prior = std::make_shared<synmt::eval::LengthPrior>(synmt::eval::LengthPrior::load(length_prior_path));
+          options.search.length_prior = [prior](int64_t src_len, int64_t tgt_len) { return prior->log_prob(src_len, tgt_len - 1); };
+        }
         options.greedy = greedy;
         options.batch_size = batch_size;
         options.workers = options.device.is_cpu() ? std::max(1, runtime.threads) : 1;
@@ -121,6 +136,7 @@ int main(int argc, char** argv) {
         auto tgt_vocab = synmt::Vocab::load(tgt_vocab_path);
         synmt::Translator translator(checkpoints, src_vocab, tgt_vocab, options);
         synmt::Translations result;
+        std::vector<std::vector<std::string>> source_words;  // UnkRep's replacements
         if (!data_path.empty()) {
           auto data = synmt::read_parallel_data(data_path, src_vocab.hash(), tgt_vocab.hash());
           if (teacher_forced) {
@@ -130,6 +146,11 @@ int main(int argc, char** argv) {
             return 0;
           }
           result = translator.translate(data, data_path);
+          for (std::size_t i = 0; i < data.size(); ++i) {  // a binarised split keeps ids only: <unk> stays <unk>
+            source_words.emplace_back();
+            for (int64_t k = data.src_offsets[i]; k < data.src_offsets[i + 1]; ++k)
+              source_words.back().push_back(src_vocab.token(data.src_tokens[static_cast<std::size_t>(k)]));
+          }
         } else if (!parsed.cache.empty()) {
           if (parsed.cache_corpus.empty() || parsed.labels.empty() || parsed.upos.empty())
             throw synmt::ConfigError("--src-parse needs --src-parse-corpus, --src-labels and --src-upos");
@@ -139,12 +160,23 @@ int main(int argc, char** argv) {
           std::vector<std::vector<int32_t>> sources;
           synmt::LineReader in(input);
           std::string line;
-          while (in.next(line)) sources.push_back(src_vocab.encode(line));
+          while (in.next(line)) {
+            sources.push_back(src_vocab.encode(line));
+            source_words.push_back(synmt::split_nonempty(line, ' '));
+          }
           result = translator.translate(sources);
         }
         std::vector<std::string> hyps;
-        for (const auto& h : result.hypotheses) {
-          std::string sub = tgt_vocab.decode(h.front().tokens);
+        const auto dictionary = synmt::UnkDictionary::load(unk_dictionary);
+        for (std::size_t i = 0; i < result.hypotheses.size(); ++i) {
+          const auto& best = result.hypotheses[i].front();
+          std::string sub = tgt_vocab.decode(best.tokens);
+          if (unk_replace && best.attention.defined() && i < source_words.size()) {
+            std::string replaced;
+            for (const auto& t : synmt::replace_unknowns(synmt::split_nonempty(sub, ' '), best.attention, source_words[i], dictionary))
+              replaced += (replaced.empty() ? "" : " ") + t;
+            sub = replaced;
+          }
           hyps.push_back(raw ? sub : synmt::remove_bpe(sub));
         }
         if (!output_tok.empty()) {
