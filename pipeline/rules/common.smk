@@ -659,6 +659,63 @@ def experiment_runs():
 
 
 # --- induced trees and their baselines on a pair's gold treebank split (trees.smk) ---
+def decode_extra_flags(system, input):
+    """synmt-translate flags of the optional decoding steps: the length prior, UnkRep."""
+    d = SYSTEMS[system]["decode"]
+    flags = ""
+    if d.get("length_prior"):
+        flags += f" --length-prior {input.length_prior}"
+    if d.get("unk_replace"):
+        flags += " --unk-replace"
+    return flags
+
+
+def induced_trees_spec(system):
+    """How a system's head scores become trees (systems.NAME.induced_trees; SA-NMT's defaults)."""
+    spec = {"tensor": "phi", "rows": "heads", "decoder": "cle"}
+    spec.update(SYSTEMS[system].get("induced_trees", {}))
+    return spec
+
+
+def length_prior_path(pair):
+    return f"{WORK}/{pair}/length_prior.json"
+
+
+def pretrained_parser_path(system):
+    """LGP-NMT+'s pre-trained parser (systems.NAME.pretrain_parser), or None."""
+    if "pretrain_parser" not in SYSTEMS[system]:
+        return None
+    return f"{RESULTS}/systems/{system}/pretrained_parser/parser.pt"
+
+
+def pretrain_parser_flags(system):
+    """synmt-parser-train flags of an LGP-NMT+ pre-training: the named parser's treebanks and train
+    options, the first K sentences, E epochs (no early stop); the model sizes come from the lgp
+    config (--lgp-config), never from the parser's model options."""
+    spec = SYSTEMS[system]["pretrain_parser"]
+    parser = PARSERS[spec["parser"]]
+    if parser.get("backend") != "builtin":
+        raise ValueError(f"systems.{system}.pretrain_parser: '{spec['parser']}' is not a builtin parser")
+    flags = [f"--train {treebank(t)}" for t in as_list(parser["train"])] + [f"--dev {treebank(parser['dev'])}"]
+    flags += [f"--test {treebank(t)}" for t in parser.get("test", [])]
+    train = dict(parser.get("options", {}).get("train", {}))
+    train.update({"max_sentences": spec.get("sentences", 0), "max_epochs": spec.get("epochs", 10), "patience": spec.get("epochs", 10)})
+    flags += [f"--set train.{k}={json.dumps(v)}" for k, v in sorted(train.items())]
+    if spec.get("fold_case", False):
+        flags.append("--fold-case")
+    return " ".join(flags)
+
+
+def train_config_content(system):
+    """synmt-train's config of a system: its model and train sections, and the pre-trained parser
+    file an LGP-NMT+ run starts from."""
+    model = json.loads(json.dumps(SYSTEMS[system]["model"]))
+    parser = pretrained_parser_path(system)
+    if parser:
+        model.setdefault("options", {})["pretrained_parser"] = parser
+    return {"model": model, "train": SYSTEMS[system]["train"]}
+
+
 def gold_treebank(pair, side="src"):
     """The mirror path of a pair's gold treebank side (gold_trees.src / .tgt)."""
     spec = PAIRS[pair].get("gold_trees")

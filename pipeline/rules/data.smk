@@ -399,11 +399,12 @@ rule treebank_text:
         split=_alternatives(GOLD_SPLITS) if GOLD_SPLITS else "(?!)",
     params:
         py=PYTHON,
+        lower=lambda w: " --lower" if PAIRS[w.pair]["gold_trees"].get("lowercase", False) else "",
     log:
         f"{WORK}/logs/tokenize/{{pair}}.{{split}}.treebank.log",
     shell:
-        "({params.py} pipeline/scripts/conllu_words.py {input.src} {output.src}"
-        " && {params.py} pipeline/scripts/conllu_words.py {input.tgt} {output.tgt}) 2> {log}"
+        "({params.py} pipeline/scripts/conllu_words.py {input.src} {output.src}{params.lower}"
+        " && {params.py} pipeline/scripts/conllu_words.py {input.tgt} {output.tgt}{params.lower}) 2> {log}"
 
 
 ruleorder: treebank_text > tokenize

@@ -12,6 +12,7 @@ rule translate:
         src=lambda w: decode_source(SYSTEMS[w.system]["pair"], w.split),
         src_vocab=lambda w: vocab_path(SYSTEMS[w.system]["pair"], "src"),
         tgt_vocab=lambda w: vocab_path(SYSTEMS[w.system]["pair"], "tgt"),
+        length_prior=lambda w: [length_prior_path(SYSTEMS[w.system]["pair"])] if SYSTEMS[w.system]["decode"].get("length_prior") else [],
     output:
         f"{RESULTS}/systems/{{system}}/hyp.{{split}}.sub",
     params:
@@ -19,6 +20,7 @@ rule translate:
         d=lambda w: SYSTEMS[w.system]["decode"],
         models=lambda w: " ".join(f"-m {c}" for c in decode_checkpoints(w.system)),
         src_flag=lambda w: "--data" if pair_has_source_syntax(SYSTEMS[w.system]["pair"]) else "-i",
+        extra=lambda w, input: decode_extra_flags(w.system, input),
     threads: config["threads"]
     resources:
         gpu=lambda w: 1 if SYSTEMS[w.system]["decode"].get("device", "cpu") != "cpu" else 0,
@@ -31,7 +33,7 @@ rule translate:
         " {params.src_flag} {input.src} -o {output} --raw"
         " -k {params.d[beam]} --length-penalty {params.d[length_penalty]} --max-len-a {params.d[max_len_a]}"
         " --max-len-b {params.d[max_len_b]} --batch-size {params.d[batch_size]} --threads {threads}"
-        " --length-norm {params.d[length_norm]} --device {params.d[device]} 2> {log}"
+        " --length-norm {params.d[length_norm]} --device {params.d[device]}{params.extra} 2> {log}"
 
 
 rule postprocess:
@@ -47,3 +49,19 @@ rule postprocess:
         f"{RESULTS}/systems/{{system}}/postprocess.{{split}}.benchmark.tsv"
     shell:
         "({params.command}) 2> {log}"
+
+
+rule length_prior:
+    """p(target length | source length) on the pair's training text as it is translated (words,
+    or sub-words): LGP-NMT's beam search adds its log to each finished hypothesis."""
+    input:
+        src=lambda w: subword_text(w.pair, "train", "src"),
+        tgt=lambda w: subword_text(w.pair, "train", "tgt"),
+    output:
+        f"{WORK}/{{pair}}/length_prior.json",
+    params:
+        bin=BIN,
+    log:
+        f"{WORK}/logs/length_prior/{{pair}}.log",
+    shell:
+        "{params.bin}/synmt-length-prior --src {input.src} --tgt {input.tgt} -o {output} 2> {log}"

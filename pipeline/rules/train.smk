@@ -12,7 +12,7 @@ rule train_config:
     output:
         f"{RESULTS}/systems/{{system}}/train_config.json",
     params:
-        content=lambda w: {"model": SYSTEMS[w.system]["model"], "train": SYSTEMS[w.system]["train"]},
+        content=lambda w: train_config_content(w.system),
     log:
         f"{WORK}/logs/train/{{system}}.config.log",
     benchmark:
@@ -28,6 +28,7 @@ rule train:
         valid=lambda w: f"{WORK}/{SYSTEMS[w.system]['pair']}/data/valid.h5",
         src_vocab=lambda w: vocab_path(SYSTEMS[w.system]["pair"], "src"),
         tgt_vocab=lambda w: vocab_path(SYSTEMS[w.system]["pair"], "tgt"),
+        pretrained_parser=lambda w: [p for p in [pretrained_parser_path(w.system)] if p],
     output:
         checkpoint=f"{RESULTS}/systems/{{system}}/best.pt",
         summary=f"{RESULTS}/systems/{{system}}/summary.json",
@@ -54,3 +55,29 @@ rule train:
     shell:
         "{params.launch}{params.bin}/synmt-train -c {input.config} --set train.threads={params.rank_threads} --train {input.train} --valid {input.valid} --resume"
         " --src-vocab {input.src_vocab} --tgt-vocab {input.tgt_vocab} -o {params.out_dir} 2> {log}"
+
+
+rule pretrain_lgp_parser:
+    """LGP-NMT+ (Hashimoto & Tsuruoka 2017, §4.3): the lgp model's parser and tagger trained on the
+    first K sentences of a builtin parser's treebank (pretrain_parser: {parser, sentences, epochs}),
+    over the pair's source vocabulary and with the model's parser sizes, so that synmt-train can
+    load it into the model before NMT training."""
+    input:
+        config=f"{RESULTS}/systems/{{system}}/train_config.json",
+        src_vocab=lambda w: vocab_path(SYSTEMS[w.system]["pair"], "src"),
+        train=lambda w: sorted({treebank_file(t) for t in as_list(PARSERS[SYSTEMS[w.system]["pretrain_parser"]["parser"]]["train"])}),
+        dev=lambda w: treebank_file(PARSERS[SYSTEMS[w.system]["pretrain_parser"]["parser"]]["dev"]),
+    output:
+        f"{RESULTS}/systems/{{system}}/pretrained_parser/parser.pt",
+    params:
+        bin=BIN,
+        out_dir=lambda w: f"{RESULTS}/systems/{w.system}/pretrained_parser",
+        flags=lambda w: pretrain_parser_flags(w.system),
+    threads: config["threads"]
+    log:
+        f"{RESULTS}/systems/{{system}}/pretrained_parser/train.log",
+    benchmark:
+        f"{RESULTS}/systems/{{system}}/pretrained_parser/train.benchmark.tsv"
+    shell:
+        "{params.bin}/synmt-parser-train {params.flags} --nmt-vocab {input.src_vocab} --lgp-config {input.config}"
+        " -o {params.out_dir} --threads {threads} 2> {log}"

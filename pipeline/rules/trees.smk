@@ -6,8 +6,11 @@
 
 
 rule induced_trees:
+    """A system's `induced_trees` says which analysis tensor holds its head scores, how its rows
+    read and which decoder makes the trees (LGP-NMT: soft heads, rows = dependents with ROOT on
+    the diagonal, Eisner)."""
     input:
-        dump=f"{RESULTS}/analysis/{{system}}/{{split}}.phi.h5",
+        dump=lambda w: f"{RESULTS}/analysis/{w.system}/{w.split}.{induced_trees_spec(w.system)['tensor']}.h5",
         gold=lambda w: gold_treebank(SYSTEMS[w.system]["pair"]),
     output:
         conllu=f"{RESULTS}/systems/{{system}}/trees.{{split}}.conllu",
@@ -16,10 +19,14 @@ rule induced_trees:
         split=_alternatives(GOLD_SPLITS) if GOLD_SPLITS else "(?!)",
     params:
         bin=BIN,
+        tensor=lambda w: induced_trees_spec(w.system)["tensor"],
+        rows=lambda w: induced_trees_spec(w.system)["rows"],
+        decoder=lambda w: induced_trees_spec(w.system)["decoder"],
     log:
         f"{RESULTS}/systems/{{system}}/trees.{{split}}.log",
     shell:
-        "({params.bin}/synmt-trees induce --heads {input.dump} --tensor phi --gold {input.gold} -o {output.conllu}"
+        "({params.bin}/synmt-trees induce --heads {input.dump} --tensor {params.tensor} --rows {params.rows}"
+        " --decoder {params.decoder} --gold {input.gold} -o {output.conllu}"
         " && {params.bin}/synmt-trees uas --gold {input.gold} --pred {output.conllu} -f json > {output.scores}.tmp"
         " && mv {output.scores}.tmp {output.scores}) 2> {log}"
 

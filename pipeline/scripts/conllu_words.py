@@ -1,6 +1,7 @@
 """The syntactic words of a CoNLL-U file, one sentence per line, space-separated: a treebank's
 sentences as already-tokenised text (multi-word token ranges and empty nodes skipped), so that the
-words a model reads are the gold tree's words. Usage: conllu_words.py IN.conllu[.gz] OUT.txt"""
+words a model reads are the gold tree's words. Usage: conllu_words.py IN.conllu[.gz] OUT.txt [--lower]
+(--lower: lower-cased words, for a pair whose corpus is lower-cased)"""
 import gzip
 import os
 import sys
@@ -30,10 +31,12 @@ def sentences(path):
 
 def main():
     src, out = sys.argv[1], sys.argv[2]
+    lower = "--lower" in sys.argv[3:]
     tmp = out + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
         for words in sentences(src):
-            f.write(" ".join(words) + "\n")
+            line = " ".join(words)
+            f.write((line.lower() if lower else line) + "\n")
     os.replace(tmp, out)
 
 

@@ -55,6 +55,7 @@ DecodeState EnsembleModel::encode(const SourceInput& src) {
 
 torch::Tensor EnsembleModel::step(DecodeState& state, const torch::Tensor& prev_tokens) {
   torch::Tensor sum;
+  std::vector<torch::Tensor> attentions;
   for (std::size_t i = 0; i < members_.size(); ++i) {
     const std::string p = prefix(i);
     DecodeState own;
@@ -62,7 +63,17 @@ torch::Tensor EnsembleModel::step(DecodeState& state, const torch::Tensor& prev_
       own.tensors[it->first.substr(p.size())] = it->second;
     auto lp = members_[i]->step(own, prev_tokens);
     for (auto& [name, t] : own.tensors) state.tensors[p + name] = t;
+    if (own.tensors.count("attention")) attentions.push_back(own.tensors["attention"]);
     sum = sum.defined() ? sum + lp : lp;
+  }
+  // the ensemble's source attention (dumps, UnkRep): the members' mean over the source positions
+  // they share (a member may attend to one more position, its </s>)
+  if (attentions.size() == members_.size()) {
+    int64_t width = attentions.front().size(1);
+    for (const auto& a : attentions) width = std::min(width, a.size(1));
+    torch::Tensor mean;
+    for (const auto& a : attentions) mean = mean.defined() ? mean + a.narrow(1, 0, width) : a.narrow(1, 0, width);
+    state.tensors["attention"] = mean / static_cast<double>(attentions.size());
   }
   return members_.size() == 1 ? sum : sum / static_cast<double>(members_.size());
 }
