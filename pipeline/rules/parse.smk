@@ -91,3 +91,20 @@ rule parses:
             for split in ("train", "valid", "test")
         ],
         [syntax_inventory(pair, kind) for pair, spec in PAIRS.items() if "src" in spec.get("parse", {}) for kind in ("labels", "upos")],
+
+
+rule fetch_treebank:
+    """A UD treebank file the mirror lacks (e.g. a paper-scale run on a fresh cluster, whose mirror
+    holds only the manual downloads): fetched from the treebank's UniversalDependencies repository
+    at the configured release tag (ud_release) and gzipped, as the mirror keeps treebanks."""
+    output:
+        f"{config['mirror']}/ud/{{treebank}}/{{name}}.conllu.gz",
+    wildcard_constraints:
+        treebank=r"UD_[A-Za-z_]+-[A-Za-z]+",
+        name=r"[a-z_]+-ud-(train|dev|test)",
+    params:
+        url=lambda w: f"https://raw.githubusercontent.com/UniversalDependencies/{w.treebank}/{config.get('ud_release', 'r2.14')}/{w.name}.conllu",
+    log:
+        f"{WORK}/logs/fetch/{{treebank}}.{{name}}.log",
+    shell:
+        "(curl -fsSL {params.url} | gzip -n > {output}.tmp && mv {output}.tmp {output}) 2> {log}"
