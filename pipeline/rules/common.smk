@@ -63,8 +63,13 @@ for _pair, _spec in PAIRS.items():
         raise ValueError(f"pairs.{_pair}: give exactly one of 'splits' (the corpus' own splits) or 'resplit' (a seeded split of one pool)")
     if "resplit" in _spec and (_spec["resplit"]["test"] == 0) != ("test_source" in _spec["resplit"]):
         raise ValueError(f"pairs.{_pair}.resplit: an external test set is 'test: 0' with 'test_source'; a held-out one is 'test: N' without it")
-    if "gold_trees" in _spec and _spec["gold_trees"]["split"] in ({"train", "valid", "test"} | set(_spec.get("test_sets", {}))):
-        raise ValueError(f"pairs.{_pair}.gold_trees.split: '{_spec['gold_trees']['split']}' names another split of the pair")
+    if isinstance(_spec.get("gold_trees"), dict):  # one gold treebank or a list of them: a list from here on
+        _spec["gold_trees"] = [_spec["gold_trees"]]
+    for _gold in _spec.get("gold_trees", []):
+        if _gold["split"] in ({"train", "valid", "test"} | set(_spec.get("test_sets", {}))):
+            raise ValueError(f"pairs.{_pair}.gold_trees.split: '{_gold['split']}' names another split of the pair")
+    if len({g["split"] for g in _spec.get("gold_trees", [])}) != len(_spec.get("gold_trees", [])):
+        raise ValueError(f"pairs.{_pair}.gold_trees: two gold treebanks with one split name")
     if "gold_trees" in _spec and _spec.get("subwords", "bpe") == "spm":
         raise ValueError(f"pairs.{_pair}.gold_trees: needs subwords bpe or none (SentencePiece segments untokenised text)")
     for _name in _spec.get("test_sets", {}):
@@ -80,7 +85,7 @@ def _alternatives(names):
 
 # a pair's gold_trees (a parallel treebank such as PUD) is one more split: its words, tokenised
 # already, through the pair's sub-words and binarisation (induced trees, gate analysis)
-GOLD_SPLITS = {p["gold_trees"]["split"] for p in PAIRS.values() if "gold_trees" in p}
+GOLD_SPLITS = {g["split"] for p in PAIRS.values() for g in p.get("gold_trees", [])}
 SPLITS = {"train", "valid", "test"} | {t for p in PAIRS.values() for t in p.get("test_sets", {})} | GOLD_SPLITS
 
 
@@ -716,9 +721,17 @@ def train_config_content(system):
     return {"model": model, "train": SYSTEMS[system]["train"]}
 
 
-def gold_treebank(pair, side="src"):
-    """The mirror path of a pair's gold treebank side (gold_trees.src / .tgt)."""
-    spec = PAIRS[pair].get("gold_trees")
-    if spec is None or side not in spec:
-        raise ValueError(f"pairs.{pair}: no gold_trees.{side} (needed for induced trees / the gate analysis)")
+def gold_spec(pair, split):
+    """The pair's gold treebank of split `split` (one entry of gold_trees)."""
+    for spec in PAIRS[pair].get("gold_trees", []):
+        if spec["split"] == split:
+            return spec
+    raise ValueError(f"pairs.{pair}: no gold_trees entry with split '{split}' (needed for induced trees / the gate analysis)")
+
+
+def gold_treebank(pair, split, side="src"):
+    """The mirror path of a pair's gold treebank side (gold_trees.src / .tgt) of split `split`."""
+    spec = gold_spec(pair, split)
+    if side not in spec:
+        raise ValueError(f"pairs.{pair}: no gold_trees.{side} for split '{split}' (needed for the gate analysis)")
     return f"{config['mirror']}/{spec[side]}"

@@ -390,8 +390,8 @@ rule treebank_text:
     of each side's CoNLL-U, so that induced trees have exactly the gold tree's words. Without a
     target treebank the target side repeats the source words (trees need only the source)."""
     input:
-        src=lambda w: gold_treebank(w.pair, "src"),
-        tgt=lambda w: gold_treebank(w.pair, "tgt") if "tgt" in PAIRS[w.pair]["gold_trees"] else gold_treebank(w.pair, "src"),
+        src=lambda w: gold_treebank(w.pair, w.split, "src"),
+        tgt=lambda w: gold_treebank(w.pair, w.split, "tgt" if "tgt" in gold_spec(w.pair, w.split) else "src"),
     output:
         src=f"{WORK}/{{pair}}/tok/{{split}}.src",
         tgt=f"{WORK}/{{pair}}/tok/{{split}}.tgt",
@@ -399,7 +399,7 @@ rule treebank_text:
         split=_alternatives(GOLD_SPLITS) if GOLD_SPLITS else "(?!)",
     params:
         py=PYTHON,
-        lower=lambda w: " --lower" if PAIRS[w.pair]["gold_trees"].get("lowercase", False) else "",
+        lower=lambda w: " --lower" if gold_spec(w.pair, w.split).get("lowercase", False) else "",
     log:
         f"{WORK}/logs/tokenize/{{pair}}.{{split}}.treebank.log",
     shell:

@@ -11,7 +11,7 @@ rule induced_trees:
     the diagonal, Eisner)."""
     input:
         dump=lambda w: f"{RESULTS}/analysis/{w.system}/{w.split}.{induced_trees_spec(w.system)['tensor']}.h5",
-        gold=lambda w: gold_treebank(SYSTEMS[w.system]["pair"]),
+        gold=lambda w: gold_treebank(SYSTEMS[w.system]["pair"], w.split),
     output:
         conllu=f"{RESULTS}/systems/{{system}}/trees.{{split}}.conllu",
         scores=f"{RESULTS}/systems/{{system}}/trees.{{split}}.json",
@@ -33,7 +33,7 @@ rule induced_trees:
 
 rule tree_baselines:
     input:
-        gold=lambda w: gold_treebank(w.pair),
+        gold=lambda w: gold_treebank(w.pair, w.split),
     output:
         **{kind: f"{RESULTS}/trees/{{pair}}/{{split}}.{kind}.json" for kind in ("left_branching", "right_branching", "undirected_chain")},
     wildcard_constraints:
@@ -56,7 +56,7 @@ rule gate_pos:
     input:
         dump=f"{RESULTS}/analysis/{{system}}/{{split}}.gate_norm.h5",
         target=lambda w: subword_text(SYSTEMS[w.system]["pair"], w.split, "tgt"),
-        gold=lambda w: gold_treebank(SYSTEMS[w.system]["pair"], "tgt"),
+        gold=lambda w: gold_treebank(SYSTEMS[w.system]["pair"], w.split, "tgt"),
     output:
         f"{RESULTS}/systems/{{system}}/gate_pos.{{split}}.json",
     wildcard_constraints:
