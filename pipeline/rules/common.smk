@@ -687,10 +687,15 @@ def length_prior_path(pair):
 
 
 def pretrained_parser_path(system):
-    """LGP-NMT+'s pre-trained parser (systems.NAME.pretrain_parser), or None."""
-    if "pretrain_parser" not in SYSTEMS[system]:
+    """LGP-NMT+'s pre-trained parser (systems.NAME.pretrain_parser), or None. The seeds of one
+    system share it (pre-training does not depend on the translation seed): it lives in the run
+    directory of the group's first run."""
+    spec = SYSTEMS[system]
+    if "pretrain_parser" not in spec:
         return None
-    return f"{RESULTS}/systems/{system}/pretrained_parser/parser.pt"
+    group = sorted(r for r, s in SYSTEMS.items() if s.get("system") == spec.get("system") and s.get("pair") == spec.get("pair"))
+    owner = group[0] if group else system
+    return f"{RESULTS}/systems/{owner}/pretrained_parser/parser.pt"
 
 
 def pretrain_parser_flags(system):

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "core/error.h"
@@ -165,6 +166,27 @@ TEST(Training, SgdMomentumTransformerWithAveragingAndValidationBleu) {
   synmt::save_checkpoint(dir + "/other.pt", *other, {{"model", tiny("rnn_tiny")}, {"vocab", {{"src_sha256", "s"}, {"tgt_sha256", "t"}}}});
   EXPECT_THROW(synmt::average_checkpoints({dir + "/snapshot." + std::to_string(last) + ".pt", dir + "/other.pt"}, dir + "/x.pt"),
                synmt::InputError);
+}
+
+// valid_per_epoch: checks at equal fractions of each epoch, the last at its end, and never two a
+// few updates apart (LGP's "every half epoch"); 10 batches of 4 pairs, 3 checks per epoch.
+TEST(Training, ValidatesAtEqualFractionsOfEachEpoch) {
+  torch::manual_seed(0);
+  auto model = synmt::create_model(tiny("rnn_tiny"));
+  const auto dir = fresh_dir("valid_per_epoch");
+  auto options = synmt::TrainOptions::from_json({{"batch_size", 4}, {"max_epochs", 2}, {"valid_per_epoch", 3}, {"log_interval", 100}});
+  auto data = copy_task(40);
+  auto comm = synmt::make_communicator("single");
+  nlohmann::json config = {{"model", model->describe()}, {"train", options.to_json()}, {"vocab", {{"src_sha256", "s"}, {"tgt_sha256", "t"}}}};
+  synmt::train_model(*model, config, options, data, data, dir, "test", *comm, false, nullptr);
+  std::vector<int64_t> steps;
+  std::ifstream metrics(dir + "/metrics.jsonl");
+  for (std::string line; std::getline(metrics, line);) {
+    auto j = nlohmann::json::parse(line);
+    if (j.value("type", "") == "valid") steps.push_back(j["step"].get<int64_t>());
+  }
+  EXPECT_EQ(steps, (std::vector<int64_t>{4, 7, 10, 14, 17, 20}));  // once k/3 of the 10 batches are done, and at the end
+  EXPECT_THROW(synmt::TrainOptions::from_json({{"valid_per_epoch", 0}}).to_json(), synmt::ConfigError);
 }
 
 TEST(Ensemble, OfOneModelIsTheModelAndOfTwoIsTheMean) {

@@ -39,6 +39,7 @@ TrainOptions TrainOptions::from_json(const nlohmann::json& j) {
   if (o.update_freq < 1) throw ConfigError("train.update_freq must be >= 1");
   if (o.batch_size < 1 || o.max_tokens < 0) throw ConfigError("train.batch_size must be >= 1 and max_tokens >= 0");
   if (o.label_smoothing < 0 || o.label_smoothing >= 1) throw ConfigError("train.label_smoothing must be in [0, 1)");
+  if (o.valid_per_epoch < 1) throw ConfigError("train.valid_per_epoch must be >= 1");
   if (o.criterion != "cross_entropy" && o.criterion != "blackout")
     throw ConfigError("train.criterion '" + o.criterion + "' is none of cross_entropy | blackout");
   if (o.criterion == "blackout" && (o.blackout_samples < 1 || o.blackout_alpha < 0 || o.label_smoothing != 0))
@@ -340,6 +341,10 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
       const double grad_norm = torch::nn::utils::clip_grad_norm_(
           model.parameters(), o.clip_norm > 0 ? o.clip_norm : std::numeric_limits<double>::infinity());
       const double loss_sum = comm.allreduce_sum(local_loss);
+      // the part of the epoch this update ends in (valid_per_epoch: validate when it changes)
+      const auto part_of = [&](int64_t b) { return b * o.valid_per_epoch / static_cast<int64_t>(plan.size()); };
+      const bool part_done = o.valid_per_epoch > 1 && part_of(cur.batch_in_epoch + consumed) > part_of(cur.batch_in_epoch) &&
+                             cur.batch_in_epoch + consumed < static_cast<int64_t>(plan.size());
       cur.batch_in_epoch += consumed;
       if (!std::isfinite(loss_sum) || !std::isfinite(grad_norm)) {
         // every rank sees the same summed values, so all of them skip together
@@ -403,7 +408,7 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
         if (comm.is_root()) log_info("signal " + std::to_string(sig) + ": training state saved to " + state_path);
         throw TrainingInterrupted(sig);
       }
-      if (o.valid_interval > 0 && cur.steps % o.valid_interval == 0 && validate()) {
+      if (((o.valid_interval > 0 && cur.steps % o.valid_interval == 0) || part_done) && validate()) {
         stop = true;
         break;
       }

@@ -42,7 +42,10 @@ struct TrainOptions {
   std::string keep_best = "ppl";  // ppl | bleu: the validation metric for best.pt, plateaus, patience
   bool valid_bleu = false;     // greedy-decode the validation set each epoch (on when keep_best = bleu)
   int average_last = 0;        // >0: also write averaged.pt, the mean of the parameters at the last N validations
-  int valid_interval = 0;      // >0: also validate every this many updates (LGP: half an epoch)
+  int valid_interval = 0;      // >0: also validate every this many updates
+  // validations per epoch at equal fractions of its batches, the last at the epoch end (LGP: 2,
+  // every half epoch); unlike valid_interval, never two checks a few updates apart at an epoch end
+  int valid_per_epoch = 1;
   int max_skipped_updates = 10;  // updates with a non-finite loss/gradient are skipped; more than this stops the run
   int max_len = 100;
   int log_interval = 50;       // steps
@@ -87,6 +90,7 @@ struct TrainOptions {
     v("valid_bleu", o.valid_bleu);
     v("average_last", o.average_last);
     v("valid_interval", o.valid_interval);
+    v("valid_per_epoch", o.valid_per_epoch);
     v("max_skipped_updates", o.max_skipped_updates);
     v("max_len", o.max_len);
     v("log_interval", o.log_interval);
