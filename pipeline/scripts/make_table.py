@@ -47,10 +47,14 @@ def has_key(obj, key):
     return True
 
 
+# metrics shown on another scale than the scorer's: RIBES.py scores in [0, 1], papers print x 100
+DISPLAY_SCALE = {"ribes": 100.0}
+
+
 def cell_value(path, column):
     data = load_json(path)
     if "metric" in column:
-        return float(data["score"]), data.get("signature", "")
+        return DISPLAY_SCALE.get(column["metric"], 1.0) * float(data["score"]), data.get("signature", "")
     return float(lookup(data, column["stat"]["key"], path)), ""
 
 
@@ -158,7 +162,8 @@ def main(sm):
             lo = hi = None
             if "ci_file" in c:
                 b = load_json(c["ci_file"])[0]
-                lo, hi = b["mean"] - b["ci"], b["mean"] + b["ci"]
+                scale = DISPLAY_SCALE.get(col.get("metric"), 1.0)
+                lo, hi = scale * (b["mean"] - b["ci"]), scale * (b["mean"] + b["ci"])
                 md[f"95% CI ({col['label']})"] = f"[{fmt(lo, d)}, {fmt(hi, d)}]"
             csv.update({"n": n, "value": fmt(mean, 4), "sd": fmt(sd, 4), "marks": marks, "p_values": "; ".join(pvals),
                         "delta": signed(delta, 4), "ci_low": fmt(lo, 4), "ci_high": fmt(hi, 4),
@@ -195,7 +200,7 @@ def main(sm):
                       f"{caption}. Compare the direction and size of differences, not absolute values.")
     notes = []
     for metric, sig in sorted(signatures.items()):
-        notes.append(f"{METRIC_NAMES.get(metric, metric)} signature: `{sig}`.")
+        notes.append(f"{METRIC_NAMES.get(metric, metric)} signature: `{sig}`" + (f" (scores x {DISPLAY_SCALE[metric]:g}, as the papers print them)." if metric in DISPLAY_SCALE else "."))
     if any_tests or t["ci"]:
         seen = []
         for row in t["rows"]:
