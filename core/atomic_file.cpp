@@ -41,7 +41,7 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
   if (!direct_) ensure_parent(path_);
   temp_ = direct_ ? path_ : temp_name(path_);
   file_ = std::fopen(temp_.c_str(), "wb");
-  if (file_ == nullptr) throw std::runtime_error("cannot create " + temp_ + ": " + std::strerror(errno));
+  if (file_ == nullptr) throw std::runtime_error("cannot create " + path_ + " (as " + temp_ + "): " + std::strerror(errno));
   std::setvbuf(file_, nullptr, _IOFBF, 1 << 16);  // a buffer per file: outputs are often written in pairs
 }
 
@@ -54,7 +54,7 @@ AtomicFile::~AtomicFile() {
 
 void AtomicFile::write(std::string_view data) {
   if (std::fwrite(data.data(), 1, data.size(), file_) != data.size())
-    throw std::runtime_error("write failed: " + (stdout_ ? std::string("<stdout>") : temp_));
+    throw std::runtime_error("cannot write " + (stdout_ ? std::string("<stdout>") : path_) + ": " + std::strerror(errno));
 }
 
 void AtomicFile::commit() {
@@ -62,9 +62,11 @@ void AtomicFile::commit() {
     std::fflush(stdout);
     return;
   }
-  if (std::fclose(file_) != 0) {
+  if (std::fclose(file_) != 0) {  // the buffered tail is written here: a full disk shows up now
+    const int error = errno;
     file_ = nullptr;
-    throw std::runtime_error("cannot close " + temp_);
+    if (!direct_) std::remove(temp_.c_str());
+    throw std::runtime_error("cannot write " + path_ + ": " + std::strerror(error));
   }
   file_ = nullptr;
   if (!direct_) rename_or_throw(temp_, path_);

@@ -9,7 +9,7 @@ Json load_json_file(const std::string& path) {
   if (!in) throw InputError(path, 0, "cannot open");
   try {
     return Json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // parse errors, and numbers too large for a double (out_of_range)
     throw InputError(path, 0, std::string("invalid JSON: ") + e.what());
   }
 }

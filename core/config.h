@@ -4,8 +4,11 @@
 // it did not consume into an error (a typo must never silently fall back to a default).
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <set>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/error.h"
@@ -20,6 +23,35 @@ void merge_json(Json& base, const Json& overlay);
 // Applies "a.b.c=value". The key must exist already (unknown keys are errors); the value is parsed
 // as JSON when it parses ("3", "true", "[1,2]") and taken as a string otherwise.
 void apply_override(Json& config, const std::string& assignment);
+
+// Option values from a closed set are enums whose names are listed once, in a specialisation
+//   template <> struct EnumNames<Optimizer> {
+//     static constexpr std::array<std::pair<Optimizer, const char*>, 2> list{{{Optimizer::kAdam, "adam"}, ...}};
+//   };
+// JSON holds the names; reading a name outside the list is a ConfigError that lists them.
+template <class E>
+struct EnumNames;
+
+template <class E>
+const char* enum_name(E value) {
+  for (const auto& [v, name] : EnumNames<E>::list)
+    if (v == value) return name;
+  return "?";
+}
+
+template <class E>
+std::string enum_choices() {
+  std::string out;
+  for (const auto& [v, name] : EnumNames<E>::list) out += (out.empty() ? "" : " | ") + std::string(name);
+  return out;
+}
+
+template <class E>
+E enum_from_name(const std::string& name, const std::string& where) {
+  for (const auto& [v, n] : EnumNames<E>::list)
+    if (name == n) return v;
+  throw ConfigError(where + ": '" + name + "' is none of " + enum_choices<E>());
+}
 
 class JsonFields {
  public:
@@ -44,10 +76,16 @@ class JsonFields {
  private:
   template <class T>
   void convert(const char* key, T& field) {
-    try {
-      field = object_.at(key).get<T>();
-    } catch (const nlohmann::json::exception& e) {
-      throw ConfigError(context_ + ": key '" + key + "' has the wrong type: " + e.what());
+    if constexpr (std::is_enum_v<T>) {
+      if (!object_.at(key).is_string())
+        throw ConfigError(context_ + ": key '" + key + "' has the wrong type: expected one of " + enum_choices<T>());
+      field = enum_from_name<T>(object_.at(key).template get<std::string>(), context_ + "." + key);
+    } else {
+      try {
+        field = object_.at(key).get<T>();
+      } catch (const nlohmann::json::exception& e) {
+        throw ConfigError(context_ + ": key '" + key + "' has the wrong type: " + e.what());
+      }
     }
   }
   const Json& object_;
@@ -73,7 +111,10 @@ Options options_from_json(const Json& object, const std::string& context) {
 template <class Options>
 Json options_to_json(const Options& o) {
   Json j = Json::object();
-  Options::fields(o, [&j](const char* key, const auto& field) { j[key] = field; });
+  Options::fields(o, [&j](const char* key, const auto& field) {
+    if constexpr (std::is_enum_v<std::decay_t<decltype(field)>>) j[key] = enum_name(field);
+    else j[key] = field;
+  });
   return j;
 }
 

@@ -2,12 +2,22 @@
 
 #include <hdf5.h>
 
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
 #include "core/error.h"
 
 namespace synmt {
 namespace {
 struct Silence {  // HDF5 prints its error stack by default; we report errors ourselves
-  Silence() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
+  Silence() {
+    // Files are closed explicitly (H5File::close reports a failed flush). HDF5's own exit-time
+    // cleanup crashes on a file whose close failed (a full disk), turning a clear error into a
+    // segfault; it must be switched off before any other HDF5 call.
+    H5dont_atexit();
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  }
 };
 const Silence silence;
 
@@ -36,6 +46,16 @@ H5File::~H5File() {
   if (id_ >= 0) H5Fclose(id_);
 }
 
+void H5File::close() {
+  if (id_ < 0) return;
+  errno = 0;
+  const herr_t status = H5Fclose(id_);
+  const int error = errno;
+  id_ = -1;
+  if (status < 0)
+    throw std::runtime_error("cannot write " + path_ + ": " + (error != 0 ? std::strerror(error) : "HDF5 could not flush the file"));
+}
+
 template <class T>
 void H5File::write_impl(const std::string& name, const std::vector<T>& data, long type) {
   hsize_t dims[1] = {data.size()};
@@ -48,8 +68,13 @@ void H5File::write_impl(const std::string& name, const std::vector<T>& data, lon
   }
   Handle set{H5Dcreate2(id_, name.c_str(), type, space.id, H5P_DEFAULT, plist.id, H5P_DEFAULT), H5Dclose};
   if (set.id < 0) throw InputError(path_, 0, "cannot create dataset '" + name + "'");
+  errno = 0;
   if (!data.empty() && H5Dwrite(set.id, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()) < 0)
-    throw InputError(path_, 0, "cannot write dataset '" + name + "'");
+    throw std::runtime_error("cannot write dataset '" + name + "' to " + path_ + ": " + std::strerror(errno));
+  const hid_t written = set.id;
+  set.id = -1;
+  if (H5Dclose(written) < 0)  // chunks are flushed here: a full disk fails now
+    throw std::runtime_error("cannot write dataset '" + name + "' to " + path_ + ": " + std::strerror(errno));
 }
 
 template <class T>

@@ -12,7 +12,10 @@ class H5File {
  public:
   enum class Mode { Read, Create };
   H5File(const std::string& path, Mode mode);
-  ~H5File();
+  ~H5File();  // closes without reporting errors: writers call close()
+  // Flushes and closes; a failed write (a full disk) throws naming the file. Writers call it
+  // before renaming their output into place.
+  void close();
   H5File(const H5File&) = delete;
   H5File& operator=(const H5File&) = delete;
 

@@ -17,6 +17,7 @@ void emit(const char* level, const std::string& message) {
 
 void log_info(const std::string& message) { emit("", message); }
 void log_warn(const std::string& message) { emit("WARNING: ", message); }
+void log_error(const std::string& message) { emit("ERROR: ", message); }
 
 Progress::Progress(std::string what, std::size_t total, double interval_seconds)
     : what_(std::move(what)), total_(total), interval_(interval_seconds), tty_(::isatty(2) != 0),

@@ -9,6 +9,7 @@ namespace synmt {
 
 void log_info(const std::string& message);
 void log_warn(const std::string& message);
+void log_error(const std::string& message);
 
 class Progress {
  public:

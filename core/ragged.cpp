@@ -31,6 +31,13 @@ void write_ragged(H5File& file, const RaggedNames& names, const Ragged<T>& array
   if (!names.shapes.empty()) file.write(names.shapes, array.shapes);
 }
 
+void check_offsets(const std::string& path, const std::vector<int64_t>& offsets, std::size_t values, const std::string& what) {
+  if (offsets.empty() || offsets.front() != 0 || offsets.back() < 0 || static_cast<std::size_t>(offsets.back()) != values)
+    throw InputError(path, 0, what + "offsets do not cover the values (truncated or corrupt file)");
+  for (std::size_t i = 1; i < offsets.size(); ++i)
+    if (offsets[i] < offsets[i - 1]) throw InputError(path, 0, what + "offsets are not monotone (corrupt file)");
+}
+
 template <class T>
 Ragged<T> read_ragged(const H5File& file, const RaggedNames& names) {
   Ragged<T> a;
@@ -39,10 +46,7 @@ Ragged<T> read_ragged(const H5File& file, const RaggedNames& names) {
     if (!file.has(name)) throw InputError(file.path(), 0, what + "dataset '" + name + "' is missing");
   a.values = read_values<T>(file, names.values);
   a.offsets = file.read_int64(names.offsets);
-  if (a.offsets.empty() || a.offsets.front() != 0 || static_cast<std::size_t>(a.offsets.back()) != a.values.size())
-    throw InputError(file.path(), 0, what + "offsets do not cover the values (truncated or corrupt file)");
-  for (std::size_t i = 1; i < a.offsets.size(); ++i)
-    if (a.offsets[i] < a.offsets[i - 1]) throw InputError(file.path(), 0, what + "offsets are not monotone (corrupt file)");
+  check_offsets(file.path(), a.offsets, a.values.size(), what);
   if (!names.shapes.empty() && file.has(names.shapes)) {
     a.shapes = file.read_int32(names.shapes);
     if (a.size() == 0) return a;
@@ -50,7 +54,10 @@ Ragged<T> read_ragged(const H5File& file, const RaggedNames& names) {
     a.rank = static_cast<int>(a.shapes.size() / a.size());
     for (std::size_t i = 0; i < a.size(); ++i) {
       int64_t n = 1;
-      for (auto d : a.shape(i)) n *= d;
+      for (auto d : a.shape(i)) {
+        if (d < 0) throw InputError(file.path(), 0, what + "item " + std::to_string(i + 1) + ": negative dimension");
+        n = d == 0 || n <= a.block_size(i) ? n * d : a.block_size(i) + 1;  // past the block size: no overflow, no match
+      }
       if (n != a.block_size(i))
         throw InputError(file.path(), 0, what + "item " + std::to_string(i + 1) + ": shape does not match its block size");
     }

@@ -43,6 +43,11 @@ struct Ragged {
   void add(const T* data, const std::vector<int32_t>& shape);
 };
 
+// The offsets check every ragged layout needs (also for files that store their blocks' offsets
+// beside other arrays): items + 1 offsets from 0, monotone, the last = `values`. InputError naming
+// `path` and `what` otherwise.
+void check_offsets(const std::string& path, const std::vector<int64_t>& offsets, std::size_t values, const std::string& what);
+
 // Names of the three datasets of one array in a file.
 struct RaggedNames {
   std::string values, offsets, shapes;  // shapes empty: none stored

@@ -8,6 +8,20 @@ namespace synmt {
 
 // Every field between separators, empty ones included ("a\t\tb" -> "a", "", "b"): CoNLL-U columns,
 // TSV files.
+// A non-negative decimal integer that fits an int (CoNLL-U ids and heads); -1 for anything else:
+// empty, a sign, another character, or too large (where std::stoi would throw a bare
+// std::out_of_range), so that readers report the field with its file and line.
+inline int parse_index(std::string_view s) {
+  if (s.empty()) return -1;
+  long long v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return -1;
+    v = v * 10 + (c - '0');
+    if (v > 2147483647LL) return -1;
+  }
+  return static_cast<int>(v);
+}
+
 inline std::vector<std::string> split_fields(std::string_view line, char separator) {
   std::vector<std::string> fields;
   std::size_t b = 0;

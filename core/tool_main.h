@@ -3,6 +3,8 @@
 // errors into one clear line on stderr and a non-zero exit (2 usage, 1 bad input or failure).
 #include <CLI/CLI.hpp>
 
+#include <csignal>
+
 #include <cstdio>
 #include <exception>
 #include <functional>
@@ -15,6 +17,9 @@ namespace synmt {
 
 inline int run_tool(const std::string& name, int argc, char** argv, const std::function<void(CLI::App&)>& configure,
                     const std::function<int()>& run) {
+  // A file size limit (ulimit -f, a quota-like RLIMIT_FSIZE) kills a process with SIGXFSZ by
+  // default; ignored, the write fails with EFBIG and the error names the file like a full disk.
+  std::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{name + " (synmt " SYNMT_VERSION ")"};
   app.set_version_flag("--version", SYNMT_VERSION);
   configure(app);

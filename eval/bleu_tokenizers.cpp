@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "core/utf8.h"
-#include "preprocess/mecab_tokenizer.h"
+#include "core/mecab_tokenizer.h"
 
 namespace synmt::eval {
 namespace {

@@ -1,7 +1,7 @@
 #pragma once
-// CoNLL-U reading for scoring: syntactic words (multiword-token ranges remembered, empty nodes
-// skipped). Malformed lines are errors naming the file and line. The full round-trip reader/writer
-// of the parsing stage (issue #5) builds on this.
+// CoNLL-U for scoring: the syntactic words of each sentence with their surface tokens (multiword
+// tokens remembered, empty nodes skipped), derived from core/conllu.h's document model (the one
+// CoNLL-U reader), which reports malformed lines with the file and line.
 #include <string>
 #include <vector>
 

@@ -28,6 +28,7 @@ void write_gate_norms(const std::string& path, const std::vector<SentenceGateNor
     f.write("spans", spans);
     f.write("span_offsets", span_offsets);
     f.set_attribute("format", kGateNormsFormat);
+    f.close();  // flushes: a full disk fails here, before the rename
   }
   out.commit();
 }
@@ -40,9 +41,9 @@ std::vector<SentenceGateNorms> read_gate_norms(const std::string& path) {
   auto norm_offsets = f.read_int64("norm_offsets");
   auto spans = f.read_int32("spans");
   auto span_offsets = f.read_int64("span_offsets");
-  if (norm_offsets.empty() || span_offsets.size() != norm_offsets.size() ||
-      static_cast<std::size_t>(norm_offsets.back()) != norms.size() ||
-      static_cast<std::size_t>(span_offsets.back()) * 2 != spans.size())
+  check_offsets(path, norm_offsets, norms.size(), "norms: ");
+  check_offsets(path, span_offsets, spans.size() / 2, "spans: ");
+  if (span_offsets.size() != norm_offsets.size() || spans.size() % 2 != 0)
     throw InputError(path, 0, "inconsistent offsets (truncated or corrupt gate-norm file)");
   std::vector<SentenceGateNorms> out(norm_offsets.size() - 1);
   for (std::size_t s = 0; s < out.size(); ++s) {

@@ -31,6 +31,7 @@ void write_head_scores(const std::string& path, const std::vector<SentenceHeadSc
     f.write("spans", spans);
     f.write("span_offsets", span_offsets);
     f.set_attribute("format", kHeadScoresFormat);
+    f.close();  // flushes: a full disk fails here, before the rename
   }
   out.commit();
 }
@@ -72,9 +73,9 @@ std::vector<SentenceHeadScores> read_head_scores(const std::string& path) {
   auto score_offsets = f.read_int64("score_offsets");
   auto spans = f.read_int32("spans");
   auto span_offsets = f.read_int64("span_offsets");
-  if (score_offsets.empty() || span_offsets.size() != score_offsets.size() ||
-      static_cast<std::size_t>(score_offsets.back()) != scores.size() ||
-      static_cast<std::size_t>(span_offsets.back()) * 2 != spans.size())
+  check_offsets(path, score_offsets, scores.size(), "scores: ");
+  check_offsets(path, span_offsets, spans.size() / 2, "spans: ");
+  if (span_offsets.size() != score_offsets.size() || spans.size() % 2 != 0)
     throw InputError(path, 0, "inconsistent offsets (truncated or corrupt head-score file)");
   std::vector<SentenceHeadScores> out(score_offsets.size() - 1);
   for (std::size_t s = 0; s < out.size(); ++s) {

@@ -4,7 +4,8 @@
 // error naming the line):
 //  - CoNLL-U import: parses made elsewhere (UDPipe, Stanza, spaCy), aligned line by line;
 //  - CoreNLP: an HTTP client for a running Stanford CoreNLP server.
-// The builtin neural parser (LibTorch) is in trainer/parser.
+// The builtin neural parser (LibTorch) is in trainer/parser (builtin_backend.h), handed to
+// synmt-parse by its LibTorch main (parse/parse_tool.h).
 #include <string>
 #include <vector>
 
@@ -36,10 +37,5 @@ struct CoreNlpOptions {
 // InputError naming the corpus line when the server re-split or re-tokenised a line, and
 // std::runtime_error with the URL when the server stays unreachable / failing after the retries.
 ParsedCorpus parse_with_corenlp(const std::string& corpus_path, const CoreNlpOptions& options);
-
-// The builtin neural parser (trainer/parser, LibTorch): available when synmt-parse was built with
-// LibTorch (SYNMT_WITH_BUILTIN_PARSER). The parser identity is the model file's sha256.
-ParsedCorpus parse_with_builtin(const std::string& corpus_path, const std::string& model_path);
-std::string builtin_parser_id(const std::string& model_path);
 
 }  // namespace synmt::parse

@@ -1,4 +1,5 @@
 #include "core/error.h"
+#include "core/strings.h"
 #include "core/line_reader.h"
 #include "core/sha256.h"
 #include "parse/backends.h"
@@ -47,8 +48,6 @@ void export_conllu(const std::string& corpus_path, const ParsedCorpus& parses, c
   write_conllu_file(output, out);
 }
 
-std::string builtin_parser_id(const std::string& model_path) { return "builtin:" + sha256_file(model_path); }
-
 ParsedCorpus import_conllu(const std::string& corpus_path, const std::string& conllu_path) {
   auto corpus = read_tokenised_corpus(corpus_path);
   ConlluReadOptions ro;
@@ -76,7 +75,7 @@ ParsedCorpus import_conllu(const std::string& corpus_path, const std::string& co
     std::vector<int32_t> heads;
     std::vector<std::string> labels, upos;
     for (const auto* w : s.words()) {
-      heads.push_back(std::stoi(w->cols[6]));
+      heads.push_back(parse_index(w->cols[6]));  // validated by read_conllu
       labels.push_back(w->deprel());
       upos.push_back(w->upos());
     }

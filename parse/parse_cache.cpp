@@ -6,6 +6,7 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/hdf5_file.h"
+#include "core/ragged.h"
 #include "core/sha256.h"
 
 namespace synmt::parse {
@@ -77,6 +78,7 @@ void write_parse_cache(const std::string& path, const ParsedCorpus& p) {
     f.set_attribute("label_names", join_lines(p.label_names));
     f.set_attribute("upos_names", join_lines(p.upos_names));
     f.set_attribute("content_sha256", content_checksum(p));
+    f.close();  // flushes: a full disk fails here, before the rename
   }
   out.commit();
 }
@@ -102,13 +104,18 @@ ParsedCorpus read_parse_cache(const std::string& path, const std::string& expect
   if (content_checksum(p) != f.attribute("content_sha256"))
     throw InputError(path, 0, "parse cache is corrupt (its arrays do not match the stored checksum)");
   // layout (a valid checksum over a badly written file is still refused)
-  if (p.offsets.empty() || p.offsets.front() != 0 || p.offsets.back() != static_cast<int64_t>(p.heads.size()) ||
-      p.labels.size() != p.heads.size() || p.upos.size() != p.heads.size() || !std::is_sorted(p.offsets.begin(), p.offsets.end()))
-    throw InputError(path, 0, "parse cache layout is inconsistent (offsets / array lengths)");
+  check_offsets(path, p.offsets, p.heads.size(), "parse cache heads: ");
+  if (p.labels.size() != p.heads.size() || p.upos.size() != p.heads.size())
+    throw InputError(path, 0, "parse cache layout is inconsistent (array lengths)");
   for (std::size_t s = 0; s < p.size(); ++s)
     for (int64_t k = p.offsets[s]; k < p.offsets[s + 1]; ++k)
       if (p.heads[k] < 0 || p.heads[k] > p.offsets[s + 1] - p.offsets[s])
         throw InputError(path, 0, "sentence " + std::to_string(s + 1) + ": head out of range");
+  for (auto [ids, names, what] : {std::tuple{&p.labels, &p.label_names, "label"}, std::tuple{&p.upos, &p.upos_names, "UPOS"}})
+    for (int32_t id : *ids)
+      if (id < 0 || static_cast<std::size_t>(id) >= names->size())
+        throw InputError(path, 0, std::string("a ") + what + " id (" + std::to_string(id) + ") outside the cache's " +
+                                      std::to_string(names->size()) + " names (corrupt cache)");
   return p;
 }
 

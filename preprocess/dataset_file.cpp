@@ -5,6 +5,7 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/hdf5_file.h"
+#include "core/ragged.h"
 
 namespace synmt {
 
@@ -66,17 +67,12 @@ void write_parallel_data(const std::string& path, const ParallelData& data) {
       file.set_attribute("src_upos_names", join_lines(data.src_upos_names));
     }
     for (const auto& [k, v] : data.attributes) file.set_attribute(k, v);
+    file.close();  // flushes: a full disk fails here, before the rename
   }
   out.commit();
 }
 
 namespace {
-void check_offsets(const std::string& path, const std::vector<int64_t>& offsets, std::size_t tokens, const char* side) {
-  if (offsets.empty() || offsets.front() != 0 || static_cast<std::size_t>(offsets.back()) != tokens)
-    throw InputError(path, 0, std::string(side) + " offsets do not cover the token array (corrupt dataset)");
-  for (std::size_t i = 1; i < offsets.size(); ++i)
-    if (offsets[i] < offsets[i - 1]) throw InputError(path, 0, std::string(side) + " offsets are not monotone");
-}
 // Word indices: each sentence's start at word 0 and go up by 0 or 1 (words are contiguous).
 void check_words(const std::string& path, const ParallelData& d) {
   for (std::size_t i = 0; i < d.size(); ++i)
@@ -123,8 +119,9 @@ void read_source_features(const H5File& file, const std::string& path, ParallelD
       const int64_t len = d.src_offsets[i + 1] - d.src_offsets[i];
       for (int64_t k = d.src_offsets[i]; k < d.src_offsets[i + 1]; ++k) {
         const auto u = static_cast<std::size_t>(k);
-        if (d.src_parent_first[u] < 0 || d.src_parent_first[u] >= len || d.src_parent_middle[u] < 0.0f ||
-            d.src_parent_middle[u] > static_cast<float>(len - 1))
+        // written so that NaN fails too
+        if (d.src_parent_first[u] < 0 || d.src_parent_first[u] >= len ||
+            !(d.src_parent_middle[u] >= 0.0f && d.src_parent_middle[u] <= static_cast<float>(len - 1)))
           throw InputError(path, 0, "sentence " + std::to_string(i + 1) + ": a parent position is outside the sentence (corrupt dataset)");
       }
     }
@@ -158,8 +155,8 @@ ParallelData read_parallel_data(const std::string& path, const std::string& src_
   d.src_offsets = file.read_int64("src_offsets");
   d.tgt_tokens = file.read_int32("tgt_tokens");
   d.tgt_offsets = file.read_int64("tgt_offsets");
-  check_offsets(path, d.src_offsets, d.src_tokens.size(), "source");
-  check_offsets(path, d.tgt_offsets, d.tgt_tokens.size(), "target");
+  check_offsets(path, d.src_offsets, d.src_tokens.size(), "source tokens: ");
+  check_offsets(path, d.tgt_offsets, d.tgt_tokens.size(), "target tokens: ");
   if (d.src_offsets.size() != d.tgt_offsets.size())
     throw InputError(path, 0, "source and target sentence counts differ");
   read_source_features(file, path, d);

@@ -7,6 +7,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/special_tokens.h"
+
 namespace synmt {
 
 // A token made only of punctuation or symbols: no letter and no digit once a BPE continuation mark
@@ -21,7 +23,7 @@ struct VocabOptions {
 
 class Vocab {
  public:
-  static constexpr int32_t kPad = 0, kUnk = 1, kBos = 2, kEos = 3;
+  static constexpr int32_t kPad = special::kPad, kUnk = special::kUnk, kBos = special::kBos, kEos = special::kEos;
   static const std::vector<std::string>& specials();
 
   static Vocab build(const std::vector<std::pair<std::string, int64_t>>& counts, const VocabOptions& options);

@@ -11,12 +11,6 @@
 
 namespace synmt {
 
-int launcher_local_rank() {
-  for (const char* v : {"OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", "MPI_LOCALRANKID", "LOCAL_RANK"})
-    if (const char* s = std::getenv(v)) return std::atoi(s);
-  return 0;
-}
-
 torch::Device resolve_device(const std::string& name, int local_rank) {
   if (name == "cpu") return torch::Device(torch::kCPU);
   if (name != "cuda" && name.rfind("cuda:", 0) != 0)

@@ -9,12 +9,9 @@
 
 namespace synmt {
 
-// name: cpu | cuda | cuda:N
+// name: cpu | cuda | cuda:N; "cuda" picks GPU local_rank % count (local_rank: this process's
+// index on its node, trainer/comm/launcher.h)
 torch::Device resolve_device(const std::string& name, int local_rank);
-
-// The rank of this process among the ranks on its node, from the launcher's environment
-// (OMPI_COMM_WORLD_LOCAL_RANK, SLURM_LOCALID, MPI_LOCALRANKID, LOCAL_RANK); 0 when there is none.
-int launcher_local_rank();
 
 // "NVIDIA H100 80GB HBM3 (cuda:0)" for tables (from nvidia-smi where it can be run).
 std::string describe_device(const torch::Device& device);

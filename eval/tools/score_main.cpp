@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdio>
 #include <optional>
-#include <sstream>
 #include <exception>
 #include <thread>
 
@@ -19,6 +18,8 @@
 #include "core/utf8.h"
 #include "eval/bleu.h"
 #include "eval/chrf.h"
+#include "eval/length_buckets.h"
+#include "eval/paired_metric.h"
 #include "eval/ribes.h"
 #include "eval/significance.h"
 
@@ -41,6 +42,28 @@ std::vector<std::vector<std::string>> read_references(const std::vector<std::str
   return refs;
 }
 
+// The systems' outputs, read on `threads` threads: reading was a serial tenth of a paired-bs run.
+std::vector<std::vector<std::string>> read_systems(const std::vector<std::string>& names, int threads) {
+  std::vector<std::vector<std::string>> outputs(names.size());
+  std::vector<std::thread> readers;
+  std::vector<std::exception_ptr> errors(names.size());
+  const std::size_t nthreads = static_cast<std::size_t>(std::max(1, threads));
+  for (std::size_t t = 0; t < nthreads; ++t)
+    readers.emplace_back([&, t]() {
+      for (std::size_t i = t; i < names.size(); i += nthreads) {
+        try {
+          outputs[i] = read_segments(names[i]);
+        } catch (...) {
+          errors[i] = std::current_exception();
+        }
+      }
+    });
+  for (auto& r : readers) r.join();
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  return outputs;
+}
+
 // sacreBLEU spells some flags with one dash and several letters, which CLI11 cannot declare.
 std::vector<std::string> normalise_args(int argc, char** argv) {
   std::vector<std::string> args(argv, argv + argc);
@@ -50,28 +73,6 @@ std::vector<std::string> normalise_args(int argc, char** argv) {
     if (a == "-nw") a = "--word-order";
   }
   return args;
-}
-
-synmt::eval::SegmentStats to_rows(const std::vector<synmt::eval::BleuStats>& stats) {
-  synmt::eval::SegmentStats rows;
-  for (const auto& s : stats) {
-    std::vector<double> r = {double(s.sys_len), double(s.ref_len)};
-    for (auto c : s.correct) r.push_back(double(c));
-    for (auto t : s.total) r.push_back(double(t));
-    rows.push_back(std::move(r));
-  }
-  return rows;
-}
-
-synmt::eval::BleuStats from_row(const std::vector<double>& r) {
-  synmt::eval::BleuStats s;
-  s.sys_len = static_cast<int64_t>(r[0]);
-  s.ref_len = static_cast<int64_t>(r[1]);
-  for (int n = 0; n < 4; ++n) {
-    s.correct[n] = static_cast<int64_t>(r[2 + n]);
-    s.total[n] = static_cast<int64_t>(r[6 + n]);
-  }
-  return s;
 }
 }  // namespace
 
@@ -237,25 +238,9 @@ int main(int argc_in, char** argv_in) {
               if (src.size() != hyps.size())
                 throw synmt::InputError(src_path, 0, "source has " + std::to_string(src.size()) + " lines, the hypothesis " +
                                                          std::to_string(hyps.size()));
-              std::vector<int> bounds;
-              std::stringstream ss(bucket_spec);
-              for (std::string b; std::getline(ss, b, ',');) bounds.push_back(std::stoi(b));
-              const auto stats = m.corpus_stats(hyps, refs);
-              std::vector<synmt::eval::BleuStats> per(bounds.size() + 1);
-              std::vector<int> counts(bounds.size() + 1, 0);
-              for (std::size_t i = 0; i < src.size(); ++i) {
-                int len = static_cast<int>(synmt::utf8::split_python_whitespace(src[i]).size());
-                std::size_t k = 0;
-                while (k < bounds.size() && len > bounds[k]) ++k;
-                per[k] += stats[i];
-                ++counts[k];
-              }
-              for (std::size_t k = 0; k < per.size(); ++k) {
-                int lo = k == 0 ? 0 : bounds[k - 1] + 1;
-                std::string range = k < bounds.size() ? std::to_string(lo) + "-" + std::to_string(bounds[k]) : ">" + std::to_string(bounds.back());
-                buckets.push_back({{"source_words", range}, {"sentences", counts[k]},
-                                   {"score", counts[k] ? m.score(per[k]).score : 0.0}});
-              }
+              const auto bounds = synmt::eval::parse_length_bounds(bucket_spec, "--buckets");
+              for (const auto& b : synmt::eval::bleu_by_source_length(m, hyps, refs, src, bounds))
+                buckets.push_back({{"source_words", b.source_words}, {"sentences", b.sentences}, {"score", b.score}});
             }
             if (multi_bleu && format != "json") {
               // multi-bleu.perl's line; it reports 0 when a precision is 0, as smoothing "none" does
@@ -300,26 +285,7 @@ int main(int argc_in, char** argv_in) {
         // paired bootstrap
         std::vector<std::string> names = {baseline};
         names.insert(names.end(), systems.begin(), systems.end());
-        // files read on the worker threads too: reading was a serial tenth of a paired-bs run
-        std::vector<std::vector<std::string>> outputs(names.size());
-        {
-          std::vector<std::thread> readers;
-          std::vector<std::exception_ptr> errors(names.size());
-          const std::size_t nthreads = static_cast<std::size_t>(std::max(1, threads));
-          for (std::size_t t = 0; t < nthreads; ++t)
-            readers.emplace_back([&, t]() {
-              for (std::size_t i = t; i < names.size(); i += nthreads) {
-                try {
-                  outputs[i] = read_segments(names[i]);
-                } catch (...) {
-                  errors[i] = std::current_exception();
-                }
-              }
-            });
-          for (auto& r : readers) r.join();
-          for (const auto& e : errors)
-            if (e) std::rethrow_exception(e);
-        }
+        const auto outputs = read_systems(names, threads);
         auto refs = read_references(ref_paths, outputs[0].size(), names[0]);
         for (std::size_t i = 1; i < outputs.size(); ++i)
           if (outputs[i].size() != outputs[0].size())
@@ -330,44 +296,8 @@ int main(int argc_in, char** argv_in) {
         if (paired->parsed())
           plan = indices_path.empty() ? synmt::eval::ResamplePlan::drawn(n, samples, seed)
                                       : synmt::eval::ResamplePlan::replayed(synmt::eval::read_indices(indices_path, n), n);
-        std::vector<synmt::eval::SegmentStats> stats;
-        synmt::eval::ScoreFn exact, resampled;
-        std::string signature;
-        synmt::eval::Bleu bleu_metric(bleu_options);
-        synmt::eval::Chrf chrf_metric(chrf_options);
-        if (metric == "bleu") {
-          // references prepared once, systems extracted in parallel
-          const auto prepared = bleu_metric.prepare_references(refs);
-          stats.resize(outputs.size());
-          std::vector<std::thread> pool;
-          for (int t = 0; t < std::max(1, threads); ++t)
-            pool.emplace_back([&, t]() {
-              for (std::size_t i = static_cast<std::size_t>(t); i < outputs.size(); i += static_cast<std::size_t>(std::max(1, threads)))
-                stats[i] = to_rows(bleu_metric.corpus_stats(outputs[i], prepared));
-            });
-          for (auto& th : pool) th.join();
-          exact = [&](const std::vector<double>& s) { return bleu_metric.score(from_row(s)).score; };
-          resampled = [&](const std::vector<double>& s) { return bleu_metric.score_float32(from_row(s)).score; };
-          signature = bleu_metric.signature(refs.size());
-        } else if (metric == "chrf") {
-          for (const auto& o : outputs) stats.push_back(chrf_metric.corpus_stats(o, refs));
-          exact = [&](const std::vector<double>& s) { return chrf_metric.score<double>(s); };
-          resampled = [&](const std::vector<double>& s) { return chrf_metric.score<float>(s); };
-          signature = chrf_metric.signature(refs.size());
-        } else if (metric == "ribes") {
-          // rows [sentence score, 1] (0, 0 where every reference is empty): resample = mean of the selected
-          synmt::eval::Ribes ribes_metric(ribes_options);
-          for (const auto& o : outputs) {
-            synmt::eval::SegmentStats rows;
-            for (const auto& v : ribes_metric.sentence_scores(o, refs)) rows.push_back({v ? *v : 0.0, v ? 1.0 : 0.0});
-            stats.push_back(std::move(rows));
-          }
-          exact = [](const std::vector<double>& s) { return s[1] > 0 ? s[0] / s[1] : 0.0; };
-          resampled = exact;
-          signature = ribes_metric.signature(refs.size());
-        } else {
-          throw synmt::ConfigError("--metric: expected bleu, chrf or ribes, got '" + metric + "'");
-        }
+        auto [stats, exact, resampled, signature] =
+            synmt::eval::paired_metric(metric, outputs, refs, bleu_options, chrf_options, ribes_options, threads);
         std::vector<synmt::eval::BootstrapSummary> results;
         if (paired_ar->parsed()) {
           auto selections = selections_path.empty() ? synmt::eval::ar_selections(n, trials, seed)

@@ -10,12 +10,12 @@
 #include "core/line_reader.h"
 #include "core/strings.h"
 #include "core/tool_main.h"
+#include "core/word_spans.h"
 #include "eval/attachment.h"
 #include "eval/conllu.h"
 #include "eval/gate_norms.h"
 #include "eval/head_scores.h"
 #include "eval/trees.h"
-#include "parse/subword_mapping.h"
 
 namespace {
 void print(const synmt::eval::AttachmentScores& s, const std::string& format) {
@@ -181,9 +181,9 @@ int main(int argc, char** argv) {
             gates = synmt::eval::read_gate_norms(gates_path);
           } else {
             if (target_text.empty()) throw synmt::ConfigError("gate-pos --tensor needs --target (the target sub-word text)");
-            synmt::parse::SubwordMarks marks;
+            synmt::SubwordMarks marks;
             try {
-              marks = synmt::parse::subword_marks_from_name(subwords);
+              marks = synmt::subword_marks_from_name(subwords);
             } catch (const std::invalid_argument& e) {
               throw synmt::ConfigError(std::string("--subwords: ") + e.what());
             }
@@ -192,7 +192,7 @@ int main(int argc, char** argv) {
             std::string line;
             while (in.next(line)) {
               std::vector<std::pair<int, int>> s;
-              for (const auto& w : synmt::parse::word_spans(synmt::split_nonempty(line, ' '), marks)) s.emplace_back(w.first, w.last);
+              for (const auto& w : synmt::word_spans(synmt::split_nonempty(line, ' '), marks)) s.emplace_back(w.first, w.last);
               spans.push_back(std::move(s));
             }
             gates = synmt::eval::gate_norms_from_analysis(gates_path, tensor, spans);

@@ -9,6 +9,7 @@
 #include "core/line_reader.h"
 #include "core/parallel_lines.h"
 #include "core/tool_main.h"
+#include "preprocess/spm_model_check.h"
 
 namespace {
 void check(const sentencepiece::util::Status& s, const std::string& where) {
@@ -59,6 +60,7 @@ int main(int argc, char** argv) {
           return 0;
         }
         sentencepiece::SentencePieceProcessor sp;
+        synmt::check_spm_model_file(model);  // libsentencepiece reads a damaged table out of bounds
         check(sp.Load(model), model);
         synmt::LineReader in(input);
         synmt::AtomicFile out(output);

@@ -8,7 +8,7 @@
 #include "core/log.h"
 #include "core/parallel_lines.h"
 #include "core/tool_main.h"
-#include "preprocess/mecab_tokenizer.h"
+#include "core/mecab_tokenizer.h"
 #include "preprocess/punct_normalizer.h"
 #include "preprocess/tokenizer.h"
 

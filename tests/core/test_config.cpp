@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include "core/config.h"
+#include "core/error.h"
+#include "tests/test_util.h"
 
 using synmt::ConfigError;
 using synmt::Json;
@@ -41,4 +43,47 @@ TEST(Config, MergeOverlaysNestedObjects) {
   synmt::merge_json(base, {{"a", {{"y", 3}}}});
   EXPECT_EQ(base["a"]["x"], 1);
   EXPECT_EQ(base["a"]["y"], 3);
+}
+
+// Fuzzing finding (tests/fuzz/fuzz_json_config): a number too large for a double made the JSON
+// library throw out_of_range, which escaped load_json_file without the file's name.
+TEST(Config, NumberOverflowIsAnInputErrorNamingTheFile) {
+  const auto path = synmt::test::write_tmp("overflow.json", "{\"train\": {\"lr\": 3e333}}\n");
+  try {
+    synmt::load_json_file(path);
+    FAIL() << "accepted";
+  } catch (const synmt::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("overflow.json: invalid JSON"), std::string::npos) << e.what();
+  }
+}
+
+// Option values from a closed set are enums read from their names (core/config.h EnumNames).
+namespace {
+enum class Colour { kRed, kGreen };
+}  // namespace
+template <>
+struct synmt::EnumNames<Colour> {
+  static constexpr std::array<std::pair<Colour, const char*>, 2> list{{{Colour::kRed, "red"}, {Colour::kGreen, "green"}}};
+};
+namespace {
+struct Paint {
+  Colour colour = Colour::kRed;
+  template <class Self, class Visit>
+  static void fields(Self& o, Visit&& v) {
+    v("colour", o.colour);
+  }
+};
+}  // namespace
+
+TEST(Config, EnumOptionsReadAndWriteTheirNames) {
+  auto p = synmt::options_from_json<Paint>(synmt::Json{{"colour", "green"}}, "paint");
+  EXPECT_EQ(p.colour, Colour::kGreen);
+  EXPECT_EQ(synmt::options_to_json(p), (synmt::Json{{"colour", "green"}}));
+  try {
+    synmt::options_from_json<Paint>(synmt::Json{{"colour", "blue"}}, "paint");
+    FAIL() << "accepted";
+  } catch (const synmt::ConfigError& e) {
+    EXPECT_STREQ(e.what(), "paint.colour: 'blue' is none of red | green");
+  }
+  EXPECT_THROW(synmt::options_from_json<Paint>(synmt::Json{{"colour", 1}}, "paint"), synmt::ConfigError);
 }

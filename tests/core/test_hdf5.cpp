@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
 #include "core/error.h"
 #include "core/hdf5_file.h"
@@ -86,4 +87,39 @@ TEST(Ragged, RoundTripAndRefusalOfInconsistentLayouts) {
   }
   synmt::H5File h(tmp("ragged_shape.h5"), synmt::H5File::Mode::Read);
   EXPECT_THROW(synmt::read_ragged<float>(h, names), synmt::InputError);
+}
+
+// Hardening found while writing the fuzz targets (tests/fuzz): negative dimensions whose product
+// matches the block size, a NaN parent position, offsets that do not start at 0.
+TEST(Ragged, NegativeDimensionsAndOffsetsNotFromZeroAreRefused) {
+  const synmt::RaggedNames names{"v", "v_offsets", "v_shapes"};
+  {
+    synmt::H5File f(tmp("ragged_negative.h5"), synmt::H5File::Mode::Create);
+    f.write("v", std::vector<float>(6, 1.0f));
+    f.write("v_offsets", std::vector<int64_t>{0, 6});
+    f.write("v_shapes", std::vector<int32_t>{-2, -3});  // (-2) x (-3) = 6
+  }
+  synmt::H5File f(tmp("ragged_negative.h5"), synmt::H5File::Mode::Read);
+  EXPECT_THROW(synmt::read_ragged<float>(f, names), synmt::InputError);
+  EXPECT_THROW(synmt::check_offsets("x.h5", {-2, 4}, 4, "a: "), synmt::InputError);
+  EXPECT_THROW(synmt::check_offsets("x.h5", {0, 5, 4}, 4, "a: "), synmt::InputError);
+  EXPECT_NO_THROW(synmt::check_offsets("x.h5", {0, 0, 4}, 4, "a: "));
+}
+
+TEST(Dataset, NaNParentPositionIsRefused) {
+  synmt::ParallelData d;
+  d.add({5, 6}, {7});
+  d.src_word = {0, 1};
+  d.src_parent_middle = {1.0f, std::numeric_limits<float>::quiet_NaN()};
+  d.src_parent_first = {1, 0};
+  d.src_label = {1, 1};
+  d.src_label_names = {"<unk>", "root"};
+  d.attributes = {{"src_vocab_sha256", "s"}, {"tgt_vocab_sha256", "t"}};
+  synmt::write_parallel_data(tmp("nan_parent.h5"), d);
+  try {
+    synmt::read_parallel_data(tmp("nan_parent.h5"), "", "");
+    FAIL() << "a NaN parent position was accepted";
+  } catch (const synmt::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("parent position is outside the sentence"), std::string::npos) << e.what();
+  }
 }

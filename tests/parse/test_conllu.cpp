@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "eval/conllu.h"
 #include "parse/conllu.h"
 #include "tests/test_util.h"
 
@@ -81,4 +82,22 @@ TEST(ConlluDocument, MalformedInputNamesTheLine) {
   EXPECT_NE(read_error("blank.conllu", std::string(kGood) + "\n").find(":10: blank line outside a sentence"), std::string::npos);
   EXPECT_NE(read_error("self.conllu", "1\ta\t_\t_\t_\t_\t1\troot\t_\t_\n\n").find("its own head"), std::string::npos);
   EXPECT_EQ(read_error("ok.conllu", kGood), "");
+}
+
+// Fuzzing finding (tests/fuzz): ids and heads beyond int made std::stoi throw a bare
+// std::out_of_range from both CoNLL-U readers instead of an InputError naming the line.
+TEST(Conllu, HugeIdsAndHeadsAreClearErrors) {
+  const std::string huge_head = "1\tgo\tgo\tVERB\t_\t_\t99999999999\troot\t_\t_\n\n";
+  const std::string huge_id = "99999999999\tgo\tgo\tVERB\t_\t_\t0\troot\t_\t_\n\n";
+  const std::string huge_range = "1-99999999999\tgo\t_\t_\t_\t_\t_\t_\t_\t_\n1\tgo\tgo\tVERB\t_\t_\t0\troot\t_\t_\n\n";
+  for (const auto& text : {huge_head, huge_id, huge_range}) {
+    EXPECT_NE(read_error("huge.conllu", text).find("huge.conllu:1: "), std::string::npos) << text;
+    const auto path = synmt::test::write_tmp("huge_eval.conllu", text);
+    try {
+      synmt::eval::read_conllu(path);
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const synmt::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("huge_eval.conllu:1: "), std::string::npos) << e.what();
+    }
+  }
 }

@@ -69,3 +69,20 @@ TEST(ParseCache, TruncatedOrCorruptFilesAreRefused) {
   }
   EXPECT_NE(error_of(synmt::test::tmp_path("cache_altered.h5"), "abc", "").find("corrupt"), std::string::npos);
 }
+
+// Hardening found while writing the fuzz targets (tests/fuzz): label and UPOS ids are checked
+// against the cache's name lists (a consumer indexes the names with them).
+TEST(ParseCache, IdsOutsideTheNameListsAreRefused) {
+  for (bool label : {true, false}) {
+    auto p = sample();
+    (label ? p.labels : p.upos)[0] = 7;
+    const auto path = synmt::test::tmp_path(label ? "bad_label.h5" : "bad_upos.h5");
+    synmt::parse::write_parse_cache(path, p);  // a valid content checksum over the bad ids
+    try {
+      synmt::parse::read_parse_cache(path, "", "");
+      FAIL() << "an id outside the names was accepted";
+    } catch (const synmt::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(label ? "a label id (7)" : "a UPOS id (7)"), std::string::npos) << e.what();
+    }
+  }
+}

@@ -25,11 +25,12 @@ awk '{for (i = 1; i <= NF; ++i) printf "%d\t%s\t_\t%s\t_\t_\t%d\t%s\t_\t_\n", i,
 for arch in $("$BIN/synmt-train" --list-archs | awk '{print $1}'); do
   printf '{"model": {"arch": "%s"}, "train": {"batch_size": 8, "max_steps": 40, "max_epochs": 1000, "lr": 0.003, "seed": 5, "threads": 1, "checkpoint_interval": 1}}\n' \
     "$arch" > "$T/cfg.json"
-  train() { "$BIN/synmt-train" -c "$T/cfg.json" --tiny --train "$T/syntax.h5" --valid "$T/syntax.h5" --src-vocab "$T/vs" \
-    --tgt-vocab "$T/vt" --dist single "$@"; }
+  TRAIN=("$BIN/synmt-train" -c "$T/cfg.json" --tiny --train "$T/syntax.h5" --valid "$T/syntax.h5" --src-vocab "$T/vs"
+         --tgt-vocab "$T/vt" --dist single)
+  train() { "${TRAIN[@]}" "$@"; }  # the killed run starts from the array: `function &` would be a bash subshell
   rm -rf "$T/full" "$T/killed"
   train -o "$T/full" --dump-params "$T/full.bin" > "$T/full.log" 2>&1 || { echo "FAIL $arch: uninterrupted run"; tail -3 "$T/full.log"; failed=$((failed + 1)); continue; }
-  train -o "$T/killed" --dump-params "$T/killed.bin" > "$T/killed.log" 2>&1 &
+  "${TRAIN[@]}" -o "$T/killed" --dump-params "$T/killed.bin" > "$T/killed.log" 2>&1 &
   pid=$!
   for i in $(seq 1 200); do [ -s "$T/killed/state.pt" ] && break; sleep 0.02; done
   sleep "0.$((RANDOM % 3))"

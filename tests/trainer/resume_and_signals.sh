@@ -20,13 +20,15 @@ cat > "$T/cfg.json" <<'JSON'
  "train": {"batch_size": 8, "max_steps": 120, "max_epochs": 1000, "lr": 0.005, "seed": 5, "threads": 1,
            "checkpoint_interval": 1}}
 JSON
-train() { "$BIN/synmt-train" -c "$T/cfg.json" --train "$T/d.h5" --valid "$T/d.h5" --src-vocab "$T/vs" --tgt-vocab "$T/vt" \
-  --dist single "$@"; }
+TRAIN=("$BIN/synmt-train" -c "$T/cfg.json" --train "$T/d.h5" --valid "$T/d.h5" --src-vocab "$T/vs" --tgt-vocab "$T/vt" --dist single)
+train() { "${TRAIN[@]}" "$@"; }
+# Runs that get a signal start from the array, not the function: `function &` is a bash subshell
+# whose pid is not synmt-train's, and a signal to it would leave synmt-train running.
 train -o "$T/full" --dump-params "$T/full.bin" 2>/dev/null || { echo "uninterrupted run failed"; exit 1; }
 
 for sig in KILL TERM; do
   out="$T/run_$sig"
-  train -o "$out" --dump-params "$T/$sig.bin" > "$T/$sig.log" 2>&1 &
+  "${TRAIN[@]}" -o "$out" --dump-params "$T/$sig.bin" > "$T/$sig.log" 2>&1 &
   pid=$!
   for i in $(seq 1 100); do [ -s "$out/state.pt" ] && break; sleep 0.05; done
   sleep "0.$((RANDOM % 5))"

@@ -12,7 +12,7 @@
 #include "trainer/data/batches.h"
 #include "trainer/decode/beam_search.h"
 #include "trainer/decode/ensemble.h"
-#include "trainer/dist/communicator.h"
+#include "trainer/comm/communicator.h"
 #include "trainer/models/registry.h"
 #include "trainer/train/checkpoint.h"
 #include "trainer/train/lr_schedule.h"

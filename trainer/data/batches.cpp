@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "preprocess/vocab.h"
+#include "core/special_tokens.h"
 
 namespace synmt {
 
@@ -67,10 +67,10 @@ Batch make_data_batch(const ParallelData& data_, const std::vector<int64_t>& ids
   }
   Batch batch;
   batch.ids = ids;
-  batch.source.tokens = torch::full({B, S}, Vocab::kPad, torch::kInt64);
+  batch.source.tokens = torch::full({B, S}, special::kPad, torch::kInt64);
   batch.source.lengths = torch::zeros({B}, torch::kInt64);
-  batch.tgt_in = torch::full({B, T}, Vocab::kPad, torch::kInt64);
-  batch.tgt_out = torch::full({B, T}, Vocab::kPad, torch::kInt64);
+  batch.tgt_in = torch::full({B, T}, special::kPad, torch::kInt64);
+  batch.tgt_out = torch::full({B, T}, special::kPad, torch::kInt64);
   auto src = batch.source.tokens.accessor<int64_t, 2>();
   auto src_len = batch.source.lengths.accessor<int64_t, 1>();
   auto tin = batch.tgt_in.accessor<int64_t, 2>();
@@ -81,12 +81,12 @@ Batch make_data_batch(const ParallelData& data_, const std::vector<int64_t>& ids
     for (int64_t k = s0; k < s1; ++k) src[b][k - s0] = data_.src_tokens[k];
     src_len[b] = s1 - s0;
     int64_t t0 = data_.tgt_offsets[i], t1 = data_.tgt_offsets[i + 1];
-    tin[b][0] = Vocab::kBos;
+    tin[b][0] = special::kBos;
     for (int64_t k = t0; k < t1; ++k) {
       tin[b][k - t0 + 1] = data_.tgt_tokens[k];
       tout[b][k - t0] = data_.tgt_tokens[k];
     }
-    tout[b][t1 - t0] = Vocab::kEos;
+    tout[b][t1 - t0] = special::kEos;
     batch.target_tokens += t1 - t0 + 1;
   }
   // per-token side inputs for the syntax-aware families, each when the dataset carries it
@@ -121,7 +121,7 @@ Batch make_source_batch(const std::vector<std::vector<int32_t>>& sentences) {
   int64_t S = 1;
   for (const auto& s : sentences) S = std::max<int64_t>(S, static_cast<int64_t>(s.size()));
   Batch batch;
-  batch.source.tokens = torch::full({B, S}, Vocab::kPad, torch::kInt64);
+  batch.source.tokens = torch::full({B, S}, special::kPad, torch::kInt64);
   batch.source.lengths = torch::zeros({B}, torch::kInt64);
   auto src = batch.source.tokens.accessor<int64_t, 2>();
   auto len = batch.source.lengths.accessor<int64_t, 1>();
@@ -129,7 +129,7 @@ Batch make_source_batch(const std::vector<std::vector<int32_t>>& sentences) {
     const auto& s = sentences[static_cast<std::size_t>(b)];
     for (std::size_t k = 0; k < s.size(); ++k) src[b][static_cast<int64_t>(k)] = s[k];
     len[b] = std::max<int64_t>(1, static_cast<int64_t>(s.size()));
-    if (s.empty()) src[b][0] = Vocab::kEos;  // an empty input still needs one position
+    if (s.empty()) src[b][0] = special::kEos;  // an empty input still needs one position
   }
   return batch;
 }

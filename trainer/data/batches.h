@@ -10,11 +10,12 @@
 
 #include "preprocess/dataset_file.h"
 #include "trainer/data/source_input.h"
+#include "core/special_tokens.h"
 
 namespace synmt {
 
 struct Batch {
-  SourceInput source;     // tokens (B, S) int64 padded with Vocab::kPad, lengths (B), side inputs
+  SourceInput source;     // tokens (B, S) int64 padded with special::kPad, lengths (B), side inputs
   torch::Tensor tgt_in;   // (B, T) <s> y1 .. yn
   torch::Tensor tgt_out;  // (B, T) y1 .. yn </s>
   std::vector<int64_t> ids;  // sentence indices in the dataset

@@ -76,6 +76,7 @@ void dump_teacher_forced_analysis(Seq2SeqModel& model, const ParallelData& data,
     }
     f.set_attribute("format", kAnalysisFormat);
     f.set_attribute("mode", "teacher-forced");
+    f.close();  // flushes: a full disk fails here, before the rename
   }
   atomic.commit();
 }

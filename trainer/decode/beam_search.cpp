@@ -8,7 +8,7 @@
 #include <limits>
 
 #include "core/error.h"
-#include "preprocess/vocab.h"
+#include "core/special_tokens.h"
 
 namespace synmt {
 namespace {
@@ -47,7 +47,7 @@ std::vector<std::vector<Hypothesis>> beam_search(Seq2SeqModel& model, const Batc
     max_len[b] = std::max<int64_t>(1, static_cast<int64_t>(o.max_len_a * src_len[b] + o.max_len_b));
     longest = std::max(longest, max_len[b]);
   }
-  torch::Tensor prev = torch::full({B * K}, Vocab::kBos, torch::kInt64);
+  torch::Tensor prev = torch::full({B * K}, special::kBos, torch::kInt64);
   const int64_t candidates = std::min<int64_t>(2 * K, K * 1000000);
   torch::Tensor attention_history;  // (B*K, t, S) with collect_attention
   for (int64_t t = 0; t < longest; ++t) {
@@ -66,7 +66,7 @@ std::vector<std::vector<Hypothesis>> beam_search(Seq2SeqModel& model, const Batc
     auto ts = top_scores.accessor<double, 2>();
     auto ti = top_index.accessor<int64_t, 2>();
     std::vector<int64_t> origin(static_cast<std::size_t>(B * K), 0);
-    std::vector<int64_t> next_tokens(static_cast<std::size_t>(B * K), Vocab::kPad);
+    std::vector<int64_t> next_tokens(static_cast<std::size_t>(B * K), special::kPad);
     std::vector<double> next_scores(static_cast<std::size_t>(B * K), kNegInf);
     for (int64_t b = 0; b < B; ++b) {
       for (int64_t k = 0; k < K; ++k) origin[b * K + k] = b * K;  // placeholders for dead slots
@@ -77,7 +77,7 @@ std::vector<std::vector<Hypothesis>> beam_search(Seq2SeqModel& model, const Batc
         if (s == kNegInf) break;
         int64_t beam = ti[b][j] / V, token = ti[b][j] % V;
         const auto& hist = history[b * K + beam];
-        if (token == Vocab::kEos) {
+        if (token == special::kEos) {
           if (j < K)
             finished[b].push_back({hist, s, final_score(o, s, hist.size() + 1, src_len[b]),
                                    o.collect_attention ? attention_now[b * K + beam] : torch::Tensor()});
@@ -133,14 +133,14 @@ std::vector<std::vector<int32_t>> greedy_search(Seq2SeqModel& model, const Batch
   auto src_len = batch.source.lengths.accessor<int64_t, 1>();
   int64_t longest = 1;
   for (int64_t b = 0; b < B; ++b) longest = std::max<int64_t>(longest, static_cast<int64_t>(o.max_len_a * src_len[b] + o.max_len_b));
-  torch::Tensor prev = torch::full({B}, Vocab::kBos, torch::kInt64);
+  torch::Tensor prev = torch::full({B}, special::kBos, torch::kInt64);
   for (int64_t t = 0; t < longest; ++t) {
     prev = model.step(state, prev.to(device)).argmax(1).to(torch::kCPU);
     auto p = prev.accessor<int64_t, 1>();
     for (int64_t b = 0; b < B; ++b) {
       int64_t limit = static_cast<int64_t>(o.max_len_a * src_len[b] + o.max_len_b);
       if (done[b]) continue;
-      if (p[b] == Vocab::kEos) done[b] = true;
+      if (p[b] == special::kEos) done[b] = true;
       else out[b].push_back(static_cast<int32_t>(p[b]));
       if (static_cast<int64_t>(out[b].size()) >= limit) done[b] = true;
     }

@@ -1,10 +1,11 @@
-// The builtin backend of synmt-parse (declared torch-free in parse/backends.h).
+#include "trainer/parser/builtin_backend.h"
+
 #include "core/sha256.h"
 #include "parse/backends.h"
 #include "trainer/parser/builtin_parser.h"
 #include "trainer/runtime.h"
 
-namespace synmt::parse {
+namespace synmt::parser {
 namespace {
 // Moses' tokenizer escapes & | < > ' " [ ] as XML entities; the parser was trained on the plain
 // forms of a treebank, so it sees the token unescaped (the alignment stays one token per token).
@@ -29,17 +30,21 @@ std::string moses_unescape(const std::string& t) {
 }
 }  // namespace
 
-ParsedCorpus parse_with_builtin(const std::string& corpus_path, const std::string& model_path) {
+std::string builtin_parser_id(const std::string& model_path) { return "builtin:" + sha256_file(model_path); }
+
+parse::ParsedCorpus parse_with_builtin(const std::string& corpus_path, const std::string& model_path) {
   synmt::setup_runtime(0);
-  auto parser = synmt::parser::BuiltinParser::load(model_path);
-  auto corpus = read_tokenised_corpus(corpus_path);
+  auto parser = BuiltinParser::load(model_path);
+  auto corpus = parse::read_tokenised_corpus(corpus_path);
   for (auto& line : corpus)
     for (auto& token : line) token = moses_unescape(token);
-  ParsedCorpus p;
+  parse::ParsedCorpus p;
   for (const auto& s : parser.parse(corpus)) p.add(s.heads, s.labels, s.upos);
   p.corpus_sha256 = sha256_file(corpus_path);
   p.parser_id = builtin_parser_id(model_path);
   return p;
 }
 
-}  // namespace synmt::parse
+parse::ParserBackend builtin_parser_backend() { return {"builtin", builtin_parser_id, parse_with_builtin}; }
+
+}  // namespace synmt::parser

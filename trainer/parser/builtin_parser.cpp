@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <limits>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -23,6 +24,9 @@
 #include "eval/trees.h"
 #include "parse/conllu.h"
 #include "preprocess/vocab.h"
+#include "trainer/archive_io.h"
+#include "trainer/train/metrics_log.h"
+#include "trainer/train/validation_policy.h"
 #include "trainer/runtime.h"
 
 namespace synmt::parser {
@@ -253,18 +257,12 @@ void BuiltinParser::save(const std::string& path, const nlohmann::json& extra) c
   archive.write("synmt_options", c10::IValue(model_->options().to_json().dump()));
   archive.write("synmt_vocab", c10::IValue(vocab_.to_json().dump()));
   archive.write("synmt_extra", c10::IValue(extra.dump()));
-  AtomicPath out(path);
-  archive.save_to(out.temp_path());
-  out.commit();
+  save_archive(archive, path);
 }
 
 BuiltinParser BuiltinParser::load(const std::string& path) {
   torch::serialize::InputArchive archive;
-  try {
-    archive.load_from(path);
-  } catch (const c10::Error&) {
-    throw InputError(path, 0, "not a readable parser model (truncated or not a synmt/LibTorch file)");
-  }
+  load_archive(archive, path, torch::Device(torch::kCPU), "parser model");
   c10::IValue format, options, vocab;
   if (!archive.try_read("synmt_format", format) || format.toStringRef() != kParserFormat)
     throw InputError(path, 0, std::string("not a builtin parser model of format ") + kParserFormat);
@@ -367,10 +365,13 @@ nlohmann::json train_parser(const ParserTrainOptions& o, const ParserOptions& mo
   torch::optim::Adam optimizer(model->parameters(),
                                torch::optim::AdamOptions(o.lr).betas({o.adam_beta1, o.adam_beta2}).eps(1e-12));
   std::filesystem::create_directories(out_dir);
-  std::ofstream metrics(out_dir + "/metrics.jsonl");
+  MetricsLog metrics(out_dir + "/metrics.jsonl", /*append=*/false);
+  // LAS higher is better: the policy keeps the lowest value; patience counts epochs without a new best
+  const ValidationPolicy policy{std::max(1, o.patience), /*halve_lr_on_plateau=*/false, 0};
+  TrainingCursor cursor;
+  cursor.best = std::numeric_limits<double>::infinity();
   std::mt19937_64 rng(o.seed);
   const auto start = Clock::now();
-  double best_las = -1;
   int best_epoch = 0, epochs = 0;
   ParserScores best;
   namespace F = torch::nn::functional;
@@ -403,19 +404,18 @@ nlohmann::json train_parser(const ParserTrainOptions& o, const ParserOptions& mo
     }
     epochs = epoch;
     auto dev = evaluate_parser(parser, dev_conllu);
-    metrics << nlohmann::json{{"epoch", epoch}, {"train_loss", loss_sum / std::max<int64_t>(1, batches)}, {"dev_uas", dev.uas},
-                              {"dev_las", dev.las}, {"dev_upos", dev.upos_accuracy}, {"elapsed_s", seconds_since(start)}}
-                   .dump()
-            << "\n" << std::flush;
+    metrics.write({{"epoch", epoch}, {"train_loss", loss_sum / std::max<int64_t>(1, batches)}, {"dev_uas", dev.uas},
+                   {"dev_las", dev.las}, {"dev_upos", dev.upos_accuracy}, {"elapsed_s", seconds_since(start)}});
     log_info("parser epoch " + std::to_string(epoch) + ": loss " + std::to_string(loss_sum / std::max<int64_t>(1, batches)) +
              ", dev UAS " + std::to_string(dev.uas) + " LAS " + std::to_string(dev.las) + ", " +
              std::to_string(static_cast<int>(seconds_since(start))) + " s");
-    if (dev.las > best_las) {
-      best_las = dev.las;
+    cursor.epoch = epoch;
+    const ValidationDecision decision = apply_validation(policy, cursor, -dev.las, 0, 0);
+    if (decision.improved) {
       best_epoch = epoch;
       best = dev;
       parser.save(out_dir + "/parser.pt", {{"train", o.to_json()}, {"train_conllu", train_conllu}, {"epoch", epoch}});
-    } else if (epoch - best_epoch >= o.patience) {
+    } else if (decision.stop()) {
       log_info("parser: early stop, no dev LAS improvement for " + std::to_string(o.patience) + " epochs");
       break;
     }

@@ -12,6 +12,7 @@
 #include "preprocess/vocab.h"
 #include "trainer/models/registry.h"
 #include "trainer/models/syntax_sizes.h"
+#include "trainer/comm/launcher.h"
 #include "trainer/device.h"
 #include "trainer/runtime.h"
 #include "trainer/torch_compat.h"
@@ -113,12 +114,10 @@ int main(int argc, char** argv) {
           for (std::size_t k = 0; k < src_vocab.size(); ++k) words.push_back(src_vocab.token(static_cast<int32_t>(k)));
           model["options"]["src_words"] = words;
         }
-        const torch::Device device = synmt::resolve_device(train_options.device, synmt::launcher_local_rank());
-        auto comm = synmt::make_communicator(dist, device.is_cuda() ? device.index() : -1);
-        int local_ranks = 1;
-        if (const char* s = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE")) local_ranks = std::max(1, std::atoi(s));
-        else if (const char* s2 = std::getenv("SLURM_NTASKS_PER_NODE")) local_ranks = std::max(1, std::atoi(s2));
-        auto runtime = synmt::setup_runtime(train_options.threads, comm->size() > 1 ? local_ranks : 1);
+        const synmt::LauncherEnvironment launcher = synmt::launcher_environment();
+        const torch::Device device = synmt::resolve_device(train_options.device, launcher.local_rank);
+        auto comm = synmt::make_communicator(dist, device.is_cuda() ? device.index() : -1, train_options.comm_timeout);
+        auto runtime = synmt::setup_runtime(train_options.threads, comm->size() > 1 ? launcher.local_size : 1);
         auto train = synmt::read_parallel_data(train_path, src_vocab.hash(), tgt_vocab.hash());
         auto valid = synmt::read_parallel_data(valid_path, src_vocab.hash(), tgt_vocab.hash());
         const auto inventories = synmt::fill_syntax_sizes(model, train, valid, train_path, valid_path);
@@ -139,7 +138,7 @@ int main(int argc, char** argv) {
                         std::to_string(train.size()) + " training pairs");
         std::string hardware = runtime.hardware;
         if (device.is_cuda()) {
-          hardware = synmt::describe_device(device) + ", " + train_options.precision + ", LibTorch " +
+          hardware = synmt::describe_device(device) + ", " + synmt::enum_name(train_options.precision) + ", LibTorch " +
                      std::to_string(synmt::compat::kTorchMajor) + "." + std::to_string(synmt::compat::kTorchMinor);
           synmt::log_info("device: " + hardware);
         }

@@ -18,6 +18,7 @@
 #include "trainer/decode/translator.h"
 #include "trainer/decode/unk_replace.h"
 #include "eval/length_prior.h"
+#include "trainer/comm/launcher.h"
 #include "trainer/device.h"
 #include "trainer/runtime.h"
 
@@ -40,6 +41,7 @@ void write_attention_dump(const std::string& path, const std::vector<std::vector
     f.write("cols", cols);
     f.set_attribute("format", "synmt-attention-1");
     f.set_attribute("description", "per sentence a rows x cols row-major matrix: output step (</s> included) x source sub-word");
+    f.close();  // flushes: a full disk fails here, before the rename
   }
   out.commit();
 }
@@ -115,7 +117,7 @@ int main(int argc, char** argv) {
       [&]() {
         const auto runtime = synmt::setup_runtime(threads);
         synmt::TranslatorOptions options;
-        options.device = synmt::resolve_device(device_name, synmt::launcher_local_rank());
+        options.device = synmt::resolve_device(device_name, synmt::launcher_environment().local_rank);
         options.search = search;
         options.search.collect_attention = !dump_attention.empty() || unk_replace;
         if (!unk_dictionary.empty() && !unk_replace) throw synmt::ConfigError("--unk-dictionary needs --unk-replace");

@@ -2,8 +2,8 @@
 
 #include <torch/serialize.h>
 
-#include "core/atomic_file.h"
 #include "core/error.h"
+#include "trainer/archive_io.h"
 #include "trainer/models/registry.h"
 
 namespace synmt {
@@ -13,18 +13,12 @@ void save_checkpoint(const std::string& path, Seq2SeqModel& model, const nlohman
   model.save(archive);
   archive.write("synmt_format", c10::IValue(std::string(kCheckpointFormat)));
   archive.write("synmt_config", c10::IValue(config.dump()));
-  AtomicPath out(path);
-  archive.save_to(out.temp_path());
-  out.commit();
+  save_archive(archive, path);
 }
 
 LoadedModel load_checkpoint(const std::string& path) {
   torch::serialize::InputArchive archive;
-  try {
-    archive.load_from(path, torch::Device(torch::kCPU));  // a GPU run's tensors load on any machine
-  } catch (const c10::Error& e) {
-    throw InputError(path, 0, "not a readable checkpoint (truncated or not a synmt/LibTorch file)");
-  }
+  load_archive(archive, path, torch::Device(torch::kCPU), "checkpoint");  // a GPU run's tensors load on any machine
   c10::IValue format, config_text;
   if (!archive.try_read("synmt_format", format) || format.toStringRef() != kCheckpointFormat)
     throw InputError(path, 0, std::string("checkpoint format is not ") + kCheckpointFormat);

@@ -9,8 +9,10 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -21,31 +23,31 @@
 #include "preprocess/bpe.h"
 #include "trainer/data/batches.h"
 #include "trainer/decode/beam_search.h"
+#include "trainer/comm/launcher.h"
 #include "trainer/device.h"
 #include "trainer/torch_compat.h"
 #include "trainer/train/checkpoint.h"
 #include "trainer/train/criterion.h"
 #include "trainer/train/loss.h"
+#include "trainer/train/metrics_log.h"
 #include "trainer/train/training_state.h"
+#include "trainer/train/update_step.h"
+#include "trainer/train/validation_policy.h"
+#include "core/special_tokens.h"
 
 namespace synmt {
 
 TrainOptions TrainOptions::from_json(const nlohmann::json& j) {
   TrainOptions o = options_from_json<TrainOptions>(j, "train");
   o.schedule.validate();
-  if (o.optimizer != "adam" && o.optimizer != "sgd") throw ConfigError("train.optimizer: '" + o.optimizer + "' (adam | sgd)");
-  if (o.keep_best != "ppl" && o.keep_best != "bleu") throw ConfigError("train.keep_best: '" + o.keep_best + "' (ppl | bleu)");
-  if (o.keep_best == "bleu") o.valid_bleu = true;
+  if (o.keep_best == KeepBest::kBleu) o.valid_bleu = true;
   if (o.update_freq < 1) throw ConfigError("train.update_freq must be >= 1");
   if (o.batch_size < 1 || o.max_tokens < 0) throw ConfigError("train.batch_size must be >= 1 and max_tokens >= 0");
   if (o.label_smoothing < 0 || o.label_smoothing >= 1) throw ConfigError("train.label_smoothing must be in [0, 1)");
   if (o.valid_per_epoch < 1) throw ConfigError("train.valid_per_epoch must be >= 1");
-  if (o.criterion != "cross_entropy" && o.criterion != "blackout")
-    throw ConfigError("train.criterion '" + o.criterion + "' is none of cross_entropy | blackout");
-  if (o.criterion == "blackout" && (o.blackout_samples < 1 || o.blackout_alpha < 0 || o.label_smoothing != 0))
+  if (o.criterion == CriterionKind::kBlackout && (o.blackout_samples < 1 || o.blackout_alpha < 0 || o.label_smoothing != 0))
     throw ConfigError("train.criterion blackout needs blackout_samples >= 1, blackout_alpha >= 0 and no label smoothing");
-  if (o.precision != "fp32" && o.precision != "bf16") throw ConfigError("train.precision: '" + o.precision + "' (fp32 | bf16)");
-  if (o.precision == "bf16" && o.device.rfind("cuda", 0) != 0)
+  if (o.precision == Precision::kBf16 && o.device.rfind("cuda", 0) != 0)
     throw ConfigError("train.precision = bf16 needs train.device = cuda: training on the CPU stays in float32");
   return o;
 }
@@ -66,7 +68,7 @@ std::pair<double, int64_t> evaluate_nll(Seq2SeqModel& model, const ParallelData&
   for (const auto& ids : it.epoch_plan(0)) {
     Batch b = to_device(it.make_batch(ids), device);
     check_required_features(model, b.source, "validation");
-    auto v = label_smoothed_nll(model.forward(b.source, b.tgt_in).log_probs, b.tgt_out, 0.0, Vocab::kPad);
+    auto v = label_smoothed_nll(model.forward(b.source, b.tgt_in).log_probs, b.tgt_out, 0.0, special::kPad);
     nll += v.nll_sum;
     tokens += v.tokens;
   }
@@ -110,7 +112,7 @@ std::atomic<int> g_stop_signal{0};
 extern "C" void remember_signal(int sig) { g_stop_signal.store(sig); }
 
 std::unique_ptr<torch::optim::Optimizer> make_optimizer(Seq2SeqModel& model, const TrainOptions& o) {
-  if (o.optimizer == "sgd")
+  if (o.optimizer == OptimizerKind::kSgd)
     return std::make_unique<torch::optim::SGD>(
         model.parameters(), torch::optim::SGDOptions(o.lr).momentum(o.momentum).weight_decay(o.weight_decay));
   return std::make_unique<torch::optim::Adam>(model.parameters(), torch::optim::AdamOptions(o.lr)
@@ -133,9 +135,9 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
                         const ParallelData& train, const ParallelData& valid, const std::string& out_dir,
                         const std::string& hardware, Communicator& comm, bool resume, const Vocab* tgt_vocab) {
   if (o.valid_bleu && !tgt_vocab) throw ConfigError("train.valid_bleu needs the target vocabulary");
-  const torch::Device device = resolve_device(o.device, launcher_local_rank());
+  const torch::Device device = resolve_device(o.device, launcher_environment().local_rank);
   model.to(device);  // before the optimizer exists: its state is created next to the parameters
-  const bool bf16 = o.precision == "bf16";
+  const bool bf16 = o.precision == Precision::kBf16;
   // SIGTERM (SLURM preemption, scancel) and SIGUSR1 (SLURM --signal) checkpoint and stop the run
   std::signal(SIGTERM, remember_signal);
   std::signal(SIGUSR1, remember_signal);
@@ -156,18 +158,19 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
 
   auto optimizer = make_optimizer(model, o);
   CriterionOptions co{o.label_smoothing, o.aux_loss_weights};
-  if (o.criterion == "blackout") {  // q from the training targets (every sentence also ends in </s>)
+  if (o.criterion == CriterionKind::kBlackout) {  // q from the training targets (every sentence also ends in </s>)
     std::vector<int64_t> counts(static_cast<std::size_t>(config["model"]["options"].value("tgt_vocab", int64_t{0})), 0);
     for (auto t : train.tgt_tokens)
       if (t >= 0 && static_cast<std::size_t>(t) < counts.size()) ++counts[static_cast<std::size_t>(t)];
-    if (counts.size() > static_cast<std::size_t>(Vocab::kEos)) counts[Vocab::kEos] += static_cast<int64_t>(train.size());
+    if (counts.size() > static_cast<std::size_t>(special::kEos)) counts[special::kEos] += static_cast<int64_t>(train.size());
     co.blackout = true;
     co.blackout_options.samples = o.blackout_samples;
     co.blackout_options.alpha = o.blackout_alpha;
     co.noise = unigram_noise(counts, o.blackout_alpha);
   }
   const Criterion criterion(co);
-  const ForwardRequest train_request{/*log_probs=*/!co.blackout, /*analysis=*/false};
+  UpdateStep update_step(model, batches, criterion, ForwardRequest{/*log_probs=*/!co.blackout, /*analysis=*/false}, comm, device,
+                         UpdateStepOptions{o.update_freq, o.clip_norm, bf16});
   const std::string state_path = out_dir + "/state.pt";
   const std::string config_json = config.dump();
   TrainingCursor cur;
@@ -176,7 +179,7 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
   if (resume && std::filesystem::exists(state_path) && !training_state_matches(state_path, config_json)) {
     // a state of another run (the config changed since): keep it aside, start afresh
     if (comm.is_root()) {
-      log_warn(state_path + " belongs to another configuration or is unreadable; moved to state.pt.stale, starting afresh");
+      log_warn(state_path + " belongs to another configuration; moved to state.pt.stale, starting afresh");
       std::filesystem::rename(state_path, state_path + ".stale");
     }
     comm.barrier();
@@ -206,8 +209,8 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
     if (comm.is_root()) save_training_state(state_path, model, *optimizer, c, config_json, rngs);
   };
   auto save_state = [&]() { save_state_of(cur); };
-  std::ofstream metrics;
-  if (comm.is_root()) metrics.open(out_dir + "/metrics.jsonl", std::ios::app);
+  MetricsLog metrics = comm.is_root() ? MetricsLog(out_dir + "/metrics.jsonl", /*append=*/true) : MetricsLog();
+  auto write_metrics = [&](const nlohmann::json& line) { metrics.write(line); };
   TrainResult result;
   const auto start = Clock::now();
   const double elapsed_before = cur.elapsed_seconds;
@@ -221,30 +224,26 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
   // epoch): perplexity, optionally greedy BLEU, keep-best, plateau halving, patience, snapshots for
   // averaging. Every rank computes it on the same parameters, so every rank decides the same.
   // Returns true when training should stop.
+  const ValidationPolicy policy{o.patience, o.halve_lr_on_plateau, o.max_halvings};
   auto validate = [&]() {
-    bool finished = false;
     cur.last_validation_step = cur.steps;
     ++cur.validations;
     auto [valid_nll, valid_tokens] = evaluate_nll(model, valid, o.batch_size, 1 << 20);
     const double ppl = std::exp(valid_nll);
     std::vector<std::string> valid_hyps;
     const double bleu = o.valid_bleu ? evaluate_greedy_bleu(model, valid, *tgt_vocab, 64, &valid_hyps) : 0.0;
-    const double value = o.keep_best == "bleu" ? -bleu : ppl;
+    const double value = o.keep_best == KeepBest::kBleu ? -bleu : ppl;
     if (comm.is_root()) {
       nlohmann::json m = {{"type", "valid"}, {"step", cur.steps}, {"epoch", cur.epoch}, {"valid_ppl", ppl},
                           {"valid_tokens", valid_tokens}, {"lr", lr_now}, {"elapsed_s", elapsed()}};
       if (o.valid_bleu) m["valid_bleu"] = bleu;
-      metrics << m.dump() << "\n" << std::flush;
+      write_metrics(m);
       log_info("epoch " + std::to_string(cur.epoch) + ", update " + std::to_string(cur.steps) + ": valid ppl " +
                std::to_string(ppl) + (o.valid_bleu ? ", valid BLEU " + std::to_string(bleu) : std::string()) + ", lr " +
                std::to_string(lr_now) + ", " + std::to_string(static_cast<int>(elapsed())) + " s");
     }
-    if (value < cur.best) {
-      cur.best = value;
-      cur.best_ppl = ppl;
-      cur.best_bleu = bleu;
-      cur.best_epoch = cur.epoch;
-      cur.bad_validations = 0;
+    const ValidationDecision decision = apply_validation(policy, cur, value, ppl, bleu);
+    if (decision.improved) {
       if (comm.is_root()) {
         save_checkpoint(out_dir + "/best.pt", model, config);
         if (o.valid_bleu) {  // what best.pt translates in-process: a reloaded checkpoint must give the same
@@ -253,26 +252,15 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
           hyp.commit();
         }
       }
-    } else {
-      ++cur.bad_validations;
-      if (o.patience > 0 && cur.bad_validations >= o.patience) {
-        if (comm.is_root()) log_info("training: early stop, " + std::to_string(o.patience) + " validations without improvement");
-        finished = true;
-      }
-      if (o.halve_lr_on_plateau) {
-        if (++cur.halvings > o.max_halvings) {
-          if (comm.is_root()) log_info("training: stopping after " + std::to_string(o.max_halvings) + " learning-rate halvings");
-          finished = true;
-        }
-        cur.lr /= 2;
-      }
     }
+    if (comm.is_root())
+      for (const auto& reason : decision.stop_reasons) log_info(reason);
     if (o.average_last > 0 && comm.is_root()) {
       save_checkpoint(snapshot_path(out_dir, cur.validations), model, config);
       std::filesystem::remove(snapshot_path(out_dir, cur.validations - o.average_last));
     }
     model.train();
-    return finished;
+    return decision.stop();
   };
   bool stop = false;
   for (; cur.epoch <= o.max_epochs && !stop; ++cur.epoch, cur.batch_in_epoch = 0) {
@@ -286,61 +274,15 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
         stop = true;
         break;
       }
-      // one update = update_freq batches; gradients summed, normalised by the global token count
-      optimizer->zero_grad();
-      LossValue total;
-      double local_loss = 0;
-      torch::Tensor loss_acc, nll_acc;  // on the device; read once per update
-      std::map<std::string, torch::Tensor> aux_acc;
       TrainingContext context;
       context.update = cur.steps;
       context.epoch = cur.epoch;
       context.epoch_fraction = static_cast<double>(cur.batch_in_epoch) / static_cast<double>(plan.size());
       context.updates_per_epoch = (static_cast<int64_t>(plan.size()) + o.update_freq - 1) / o.update_freq;
       model.set_training_context(context);
-      int64_t consumed = 0;
-      for (; consumed < o.update_freq && cur.batch_in_epoch + consumed < static_cast<int64_t>(plan.size()); ++consumed) {
-        const auto& batch_ids = plan[static_cast<std::size_t>(cur.batch_in_epoch + consumed)];
-        std::vector<int64_t> ids;  // this rank's share of the batch
-        for (std::size_t k = static_cast<std::size_t>(comm.rank()); k < batch_ids.size(); k += static_cast<std::size_t>(comm.size()))
-          ids.push_back(batch_ids[k]);
-        if (ids.empty()) continue;
-        Batch cpu_batch = batches.make_batch(ids);
-        total.tokens += cpu_batch.target_tokens;  // counted on the host: no device round trip
-        Batch b = to_device(std::move(cpu_batch), device);
-        if (cur.steps == 0 && consumed == 0) check_required_features(model, b.source, "training");
-        CriterionTerms v;
-        {  // bf16: the forward pass and the loss under autocast; backward follows the recorded casts
-          compat::AutocastScope amp(device.type(), torch::kBFloat16, bf16);
-          v = criterion(model.forward(b.source, b.tgt_in, train_request), b.tgt_out, Vocab::kPad);
-        }
-        v.objective.backward();  // summed over tokens; normalised by the global token count below
-        loss_acc = loss_acc.defined() ? loss_acc + v.objective.detach() : v.objective.detach();
-        nll_acc = nll_acc.defined() ? nll_acc + v.nll_sum : v.nll_sum;
-        for (auto& [name, value] : v.aux) aux_acc[name] = aux_acc.count(name) ? aux_acc[name] + value : value;
-      }
-      std::map<std::string, double> aux_values;
-      if (loss_acc.defined()) {  // one copy to the host per update
-        std::vector<torch::Tensor> host{loss_acc.to(torch::kFloat64), nll_acc.to(torch::kFloat64)};
-        for (auto& [name, value] : aux_acc) host.push_back(value.to(torch::kFloat64));
-        auto values = torch::stack(host).to(torch::kCPU);
-        local_loss = values[0].item<double>();
-        total.nll_sum = values[1].item<double>();
-        int64_t k = 2;
-        for (auto& [name, value] : aux_acc) aux_values[name] = values[k++].item<double>();
-      }
-      std::vector<torch::Tensor> grads;
-      for (auto& p : model.parameters()) {
-        if (!p.grad().defined()) p.mutable_grad() = torch::zeros_like(p);
-        grads.push_back(p.grad());
-      }
-      const double batch_tokens = comm.allreduce_sum(static_cast<double>(total.tokens));
-      comm.allreduce_sum(grads);
-      for (auto& g : grads) g.div_(std::max(1.0, batch_tokens));
-      // clip_norm 0 = no clipping (the norm is still computed: logs, non-finite check)
-      const double grad_norm = torch::nn::utils::clip_grad_norm_(
-          model.parameters(), o.clip_norm > 0 ? o.clip_norm : std::numeric_limits<double>::infinity());
-      const double loss_sum = comm.allreduce_sum(local_loss);
+      const UpdateTotals update = update_step.run(plan, cur.batch_in_epoch, *optimizer, /*check_features=*/cur.steps == 0);
+      const int64_t consumed = update.batches;
+      const double batch_tokens = update.target_tokens, grad_norm = update.grad_norm, loss_sum = update.loss_sum;
       // the part of the epoch this update ends in (valid_per_epoch: validate when it changes)
       const auto part_of = [&](int64_t b) { return b * o.valid_per_epoch / static_cast<int64_t>(plan.size()); };
       const bool part_done = o.valid_per_epoch > 1 && part_of(cur.batch_in_epoch + consumed) > part_of(cur.batch_in_epoch) &&
@@ -352,9 +294,8 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
         if (comm.is_root()) {
           log_warn("update " + std::to_string(cur.steps + 1) + ": non-finite loss or gradient norm; update skipped (" +
                    std::to_string(cur.skipped_updates) + " so far)");
-          metrics << nlohmann::json{{"type", "skipped_update"}, {"step", cur.steps + 1}, {"epoch", cur.epoch},
-                                    {"skipped_updates", cur.skipped_updates}}.dump()
-                  << "\n" << std::flush;
+          write_metrics({{"type", "skipped_update"}, {"step", cur.steps + 1}, {"epoch", cur.epoch},
+                         {"skipped_updates", cur.skipped_updates}});
         }
         optimizer->zero_grad();
         if (cur.skipped_updates > o.max_skipped_updates)
@@ -369,9 +310,9 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
       optimizer->step();
       ++cur.steps;
       window_loss += loss_sum;
-      window_nll += comm.allreduce_sum(total.nll_sum);
+      window_nll += comm.allreduce_sum(update.local_nll_sum);
       // every rank runs the same model, so every rank has the same term names (sorted by the map)
-      for (auto& [name, value] : aux_values) window_aux[name] += comm.allreduce_sum(value);
+      for (const auto& [name, value] : update.local_aux) window_aux[name] += comm.allreduce_sum(value);
       window_tokens += static_cast<int64_t>(batch_tokens);
       cur.total_tokens += static_cast<int64_t>(batch_tokens);
       progress.advance(static_cast<std::size_t>(consumed));
@@ -393,7 +334,7 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
           sum = 0;
         }
         progress.set_detail(terms);
-        metrics << m.dump() << "\n" << std::flush;
+        write_metrics(m);
         window_loss = window_nll = 0;
         window_tokens = 0;
         window_start = Clock::now();
@@ -448,7 +389,7 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
   result.seconds = elapsed();
   result.target_tokens_per_second = cur.total_tokens / std::max(1e-9, result.seconds);
   nlohmann::json summary = {{"best_valid_ppl", cur.best_ppl}, {"best_epoch", cur.best_epoch},
-                            {"keep_best", o.keep_best},       {"epochs", result.epochs},
+                            {"keep_best", enum_name(o.keep_best)},       {"epochs", result.epochs},
                             {"steps", cur.steps},             {"skipped_updates", cur.skipped_updates},
                             {"train_seconds", result.seconds}, {"tgt_tokens_per_s", result.target_tokens_per_second},
                             {"hardware", hardware},           {"ranks", comm.size()}};

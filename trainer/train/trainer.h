@@ -4,19 +4,45 @@
 // batches with gradient accumulation, validation perplexity (and BLEU) after every epoch, keep-best
 // by either, early stopping, averaging of the last N epoch snapshots, skipping of non-finite
 // updates, a wall-clock budget, metrics.jsonl and a summary JSON for the results tables.
+#include <array>
 #include <map>
 #include <stdexcept>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "core/config.h"
 #include "preprocess/dataset_file.h"
 #include "preprocess/vocab.h"
-#include "trainer/dist/communicator.h"
+#include "trainer/comm/communicator.h"
 #include "trainer/models/seq2seq_model.h"
 #include "trainer/train/lr_schedule.h"
 
 namespace synmt {
+
+// The closed sets of training choices (JSON holds their names: core/config.h EnumNames).
+enum class OptimizerKind { kAdam, kSgd };
+enum class CriterionKind { kCrossEntropy, kBlackout };  // full softmax | BlackOut (training only)
+enum class KeepBest { kPpl, kBleu };                      // the validation metric for best.pt, plateaus, patience
+enum class Precision { kFp32, kBf16 };                    // bf16: CUDA autocast, float32 master weights
+
+template <>
+struct EnumNames<OptimizerKind> {
+  static constexpr std::array<std::pair<OptimizerKind, const char*>, 2> list{{{OptimizerKind::kAdam, "adam"}, {OptimizerKind::kSgd, "sgd"}}};
+};
+template <>
+struct EnumNames<CriterionKind> {
+  static constexpr std::array<std::pair<CriterionKind, const char*>, 2> list{
+      {{CriterionKind::kCrossEntropy, "cross_entropy"}, {CriterionKind::kBlackout, "blackout"}}};
+};
+template <>
+struct EnumNames<KeepBest> {
+  static constexpr std::array<std::pair<KeepBest, const char*>, 2> list{{{KeepBest::kPpl, "ppl"}, {KeepBest::kBleu, "bleu"}}};
+};
+template <>
+struct EnumNames<Precision> {
+  static constexpr std::array<std::pair<Precision, const char*>, 2> list{{{Precision::kFp32, "fp32"}, {Precision::kBf16, "bf16"}}};
+};
 
 struct TrainOptions {
   int batch_size = 64;         // sentences per batch (max_tokens = 0)
@@ -24,7 +50,7 @@ struct TrainOptions {
   int update_freq = 1;         // batches accumulated per update
   int max_epochs = 10;
   double max_minutes = 0;      // 0: no wall-clock budget
-  std::string optimizer = "adam";  // adam | sgd
+  OptimizerKind optimizer = OptimizerKind::kAdam;
   double lr = 1e-3;
   double momentum = 0.0;       // sgd
   LrSchedule schedule;         // keys lr_schedule, warmup_steps, warmup_init_lr, decay_rate, decay_every, decay_unit
@@ -32,14 +58,14 @@ struct TrainOptions {
   double weight_decay = 0;     // L2 penalty (added to the gradient, as in the papers' SGD/Adam)
   double clip_norm = 5.0;      // 0: no clipping
   double label_smoothing = 0.0;
-  std::string criterion = "cross_entropy";  // cross_entropy (full softmax) | blackout (training only)
+  CriterionKind criterion = CriterionKind::kCrossEntropy;
   int blackout_samples = 2000;    // K negatives per sentence
   double blackout_alpha = 0.4;    // noise q ~ unigram^alpha of the training targets
   std::map<std::string, double> aux_loss_weights;  // criterion weight per auxiliary loss name (default 1)
   bool halve_lr_on_plateau = true;
   int max_halvings = 5;
   int patience = 0;            // >0: stop after this many validations without improvement
-  std::string keep_best = "ppl";  // ppl | bleu: the validation metric for best.pt, plateaus, patience
+  KeepBest keep_best = KeepBest::kPpl;
   bool valid_bleu = false;     // greedy-decode the validation set each epoch (on when keep_best = bleu)
   int average_last = 0;        // >0: also write averaged.pt, the mean of the parameters at the last N validations
   int valid_interval = 0;      // >0: also validate every this many updates
@@ -52,9 +78,13 @@ struct TrainOptions {
   int max_steps = 0;           // 0: unlimited (tests and the e2e slice use a few dozen)
   int checkpoint_interval = 500;  // updates between training-state saves (0: epoch ends only)
   int threads = 0;             // 0: all cores
+  // seconds a rank waits in one collective (gradient sum, barrier) before it ends the whole job
+  // with a message: a stalled rank (a hung node, a stopped process) must not hang the job forever.
+  // Longer than the slowest validation, which the other ranks wait out. 0: wait forever.
+  int comm_timeout = 1800;
   uint64_t seed = 1;
   std::string device = "cpu";  // cpu | cuda (this rank's GPU) | cuda:N
-  std::string precision = "fp32";  // fp32 | bf16 (CUDA only: bf16 autocast, float32 master weights)
+  Precision precision = Precision::kFp32;
 
   // The JSON keys, once: from_json / to_json (core/config.h) visit them.
   template <class Self, class Visit>
@@ -97,6 +127,7 @@ struct TrainOptions {
     v("max_steps", o.max_steps);
     v("checkpoint_interval", o.checkpoint_interval);
     v("threads", o.threads);
+    v("comm_timeout", o.comm_timeout);
     v("seed", o.seed);
     v("device", o.device);
     v("precision", o.precision);

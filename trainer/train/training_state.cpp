@@ -3,8 +3,8 @@
 #include <ATen/CPUGeneratorImpl.h>
 #include <torch/serialize.h>
 
-#include "core/atomic_file.h"
 #include "core/error.h"
+#include "trainer/archive_io.h"
 #include "trainer/device.h"
 
 namespace synmt {
@@ -25,31 +25,25 @@ void save_training_state(const std::string& path, Seq2SeqModel& model, torch::op
                                        static_cast<int64_t>(c.validations), c.last_validation_step},
                                       torch::kInt64));
   archive.write("reals", torch::tensor({c.lr, c.best, c.elapsed_seconds, c.best_ppl, c.best_bleu}, torch::kFloat64));
-  AtomicPath out(path);
-  archive.save_to(out.temp_path());
-  out.commit();
+  save_archive(archive, path);
 }
 
 bool training_state_matches(const std::string& path, const std::string& config_json) {
+  torch::serialize::InputArchive archive;
+  load_archive(archive, path, torch::Device(torch::kCPU), "training state");
+  c10::IValue format, config;
   try {
-    torch::serialize::InputArchive archive;
-    archive.load_from(path, torch::Device(torch::kCPU));
-    c10::IValue format, config;
-    return archive.try_read("format", format) && format.toStringRef() == kTrainingStateFormat &&
-           archive.try_read("config", config) && config.toStringRef() == config_json;
+    return archive.try_read("format", format) && format.isString() && format.toStringRef() == kTrainingStateFormat &&
+           archive.try_read("config", config) && config.isString() && config.toStringRef() == config_json;
   } catch (const c10::Error&) {
-    return false;
+    throw InputError(path, 0, "not a readable training state (damaged records)");
   }
 }
 
 TrainingCursor load_training_state(const std::string& path, Seq2SeqModel& model, torch::optim::Optimizer& optimizer,
                                    const std::string& config_json, int rank, int ranks) {
   torch::serialize::InputArchive archive, model_part, optim_part;
-  try {
-    archive.load_from(path, module_device(model));  // optimizer moments next to the parameters
-  } catch (const c10::Error&) {
-    throw InputError(path, 0, "not a readable training state (truncated or not a synmt file)");
-  }
+  load_archive(archive, path, module_device(model), "training state");  // optimizer moments next to the parameters
   c10::IValue format, config;
   if (!archive.try_read("format", format) || format.toStringRef() != kTrainingStateFormat)
     throw InputError(path, 0, std::string("training-state format is not ") + kTrainingStateFormat);

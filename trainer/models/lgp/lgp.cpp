@@ -10,6 +10,7 @@
 #include "trainer/nn/rnn_encoder.h"
 #include "trainer/parser/builtin_parser.h"
 #include "trainer/parser/parser_vocab.h"
+#include "core/special_tokens.h"
 
 namespace synmt {
 
@@ -203,8 +204,8 @@ DecodeState LgpModel::encode_with(const SourceInput& src, ModelOutput* analysis)
   const auto& h2 = g.parser.states;  // (B, S+1, 2 d1), ROOT at 0
   const int64_t d2 = h2.size(2);
   // layer 3 runs over the words and then </s> (position len), which stands for ROOT
-  auto tokens = torch::cat({src.tokens, torch::full({B, 1}, Vocab::kPad, src.tokens.options())}, 1)
-                    .scatter(1, lengths.view({B, 1}), torch::full({B, 1}, Vocab::kEos, src.tokens.options()));
+  auto tokens = torch::cat({src.tokens, torch::full({B, 1}, special::kPad, src.tokens.options())}, 1)
+                    .scatter(1, lengths.view({B, 1}), torch::full({B, 1}, special::kEos, src.tokens.options()));
   auto h2_enc = torch::cat({h2.narrow(1, 1, S), torch::zeros({B, 1, d2}, h2.options())}, 1)
                     .scatter(1, lengths.view({B, 1, 1}).expand({B, 1, d2}), h2.select(1, 0).unsqueeze(1));
   auto states = run_lstm(encoder, torch::cat({src_embed(tokens), h2_enc}, -1), lengths + 1);  // (B, S+1, d3)

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "core/config.h"
-#include "preprocess/vocab.h"
+#include "core/special_tokens.h"
 
 namespace synmt {
 
@@ -22,11 +22,11 @@ nlohmann::json TransformerOptions::to_json() const { return options_to_json(*thi
 
 namespace {
 torch::nn::Embedding make_embedding(int64_t vocab, int64_t dim) {
-  torch::nn::Embedding e(torch::nn::EmbeddingOptions(vocab, dim).padding_idx(Vocab::kPad));
+  torch::nn::Embedding e(torch::nn::EmbeddingOptions(vocab, dim).padding_idx(special::kPad));
   torch::NoGradGuard no_grad;
   // N(0, d^-1/2) as in fairseq/tensor2tensor, so that the sqrt(d)-scaled embeddings have unit scale
   e->weight.normal_(0.0, std::pow(static_cast<double>(dim), -0.5));
-  e->weight[Vocab::kPad].zero_();
+  e->weight[special::kPad].zero_();
   return e;
 }
 }  // namespace

@@ -1,14 +1,19 @@
-#include "trainer/dist/communicator.h"
+#include "trainer/comm/communicator.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <thread>
+
+#include "core/log.h"
+#include "trainer/comm/launcher.h"
 
 #ifdef SYNMT_WITH_MPI
 #include <mpi.h>
 #endif
 #ifdef SYNMT_WITH_NCCL
-#include "trainer/dist/nccl_communicator.h"
+#include "trainer/comm/nccl_communicator.h"
 #endif
 
 namespace synmt {
@@ -27,10 +32,11 @@ class SingleCommunicator : public Communicator {
 #ifdef SYNMT_WITH_MPI
 // CPU tensors, float32: one flattened bucket per call (one MPI_Allreduce instead of one per
 // parameter). MPI's default error handler aborts the whole job when a rank fails, so a dead rank
-// ends the run instead of leaving the others waiting.
+// ends the run instead of leaving the others waiting; a rank that stalls without dying is caught
+// by the timeout: every collective is started non-blocking and waited for with a deadline.
 class MpiCommunicator : public Communicator {
  public:
-  MpiCommunicator() {
+  explicit MpiCommunicator(int timeout_seconds) : timeout_seconds_(timeout_seconds) {
     int initialised = 0;
     MPI_Initialized(&initialised);
     if (!initialised) {
@@ -54,8 +60,10 @@ class MpiCommunicator : public Communicator {
     for (auto& t : tensors) flat.push_back(t.reshape({-1}).to(torch::kFloat32));
     // GPU tensors go through host memory (MPI is not assumed CUDA-aware); NCCL is the fast path
     torch::Tensor bucket = torch::cat(flat).to(torch::kCPU).contiguous();
-    MPI_Allreduce(MPI_IN_PLACE, bucket.data_ptr<float>(), static_cast<int>(bucket.numel()), MPI_FLOAT, MPI_SUM,
-                  MPI_COMM_WORLD);
+    MPI_Request request;
+    MPI_Iallreduce(MPI_IN_PLACE, bucket.data_ptr<float>(), static_cast<int>(bucket.numel()), MPI_FLOAT, MPI_SUM,
+                   MPI_COMM_WORLD, &request);
+    wait(request, "the gradient sum");
     int64_t offset = 0;
     for (auto& t : tensors) {
       t.copy_(bucket.slice(0, offset, offset + t.numel()).view_as(t));
@@ -64,36 +72,58 @@ class MpiCommunicator : public Communicator {
   }
   double allreduce_sum(double value) override {
     double out = 0;
-    MPI_Allreduce(&value, &out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Request request;
+    MPI_Iallreduce(&value, &out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &request);
+    wait(request, "a sum of counts");
     return out;
   }
   void broadcast(std::vector<torch::Tensor>& tensors, int root) override {
     for (auto& t : tensors) {
       torch::Tensor c = t.to(torch::kCPU, torch::kFloat32).contiguous();
-      MPI_Bcast(c.data_ptr<float>(), static_cast<int>(c.numel()), MPI_FLOAT, root, MPI_COMM_WORLD);
+      MPI_Request request;
+      MPI_Ibcast(c.data_ptr<float>(), static_cast<int>(c.numel()), MPI_FLOAT, root, MPI_COMM_WORLD, &request);
+      wait(request, "the parameter broadcast");
       t.copy_(c);
     }
   }
-  void barrier() override { MPI_Barrier(MPI_COMM_WORLD); }
+  void barrier() override {
+    MPI_Request request;
+    MPI_Ibarrier(MPI_COMM_WORLD, &request);
+    wait(request, "a barrier");
+  }
 
  private:
+  // MPI_Wait with a deadline: polls (a busy loop for the first millisecond, the usual wait of a
+  // gradient sum, then 100-microsecond sleeps so that a rank waiting out a validation idles).
+  void wait(MPI_Request& request, const char* operation) {
+    using Clock = std::chrono::steady_clock;
+    const auto start = Clock::now();
+    int done = 0;
+    for (long polls = 0;; ++polls) {
+      MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+      if (done) return;
+      const auto waited = Clock::now() - start;
+      if (timeout_seconds_ > 0 && waited > std::chrono::seconds(timeout_seconds_)) {
+        log_error("rank " + std::to_string(rank_) + " of " + std::to_string(size_) + ": " + operation + " did not complete within " +
+                  std::to_string(timeout_seconds_) + " s (train.comm_timeout): another rank is stalled; ending the job");
+        MPI_Abort(MPI_COMM_WORLD, 3);
+      }
+      if (waited > std::chrono::milliseconds(1)) std::this_thread::sleep_for(std::chrono::microseconds(100));
+    }
+  }
+
   int rank_ = 0, size_ = 1;
+  int timeout_seconds_ = 0;
   bool owns_ = false;
 };
 #endif
 
-int launcher_world_size() {
-  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "SLURM_NTASKS"})
-    if (const char* s = std::getenv(v)) return std::atoi(s);
-  return 1;
-}
-
 }  // namespace
 
-std::unique_ptr<Communicator> make_communicator(const std::string& kind, int gpu_index) {
+std::unique_ptr<Communicator> make_communicator(const std::string& kind, int gpu_index, int timeout_seconds) {
   if (kind != "auto" && kind != "mpi" && kind != "single" && kind != "nccl")
     throw std::invalid_argument("--dist: expected auto, single, mpi or nccl, got '" + kind + "'");
-  const bool several = launcher_world_size() > 1;
+  const bool several = launcher_environment().world_size > 1;
   if (kind == "single" || (kind == "auto" && !several)) return std::make_unique<SingleCommunicator>();
 #ifdef SYNMT_WITH_NCCL
   const bool nccl_built = true;
@@ -104,7 +134,7 @@ std::unique_ptr<Communicator> make_communicator(const std::string& kind, int gpu
     throw std::runtime_error("--dist nccl: this build has no NCCL (configure with -DSYNMT_WITH_NCCL=ON)");
   if (kind == "nccl" && gpu_index < 0) throw std::runtime_error("--dist nccl needs train.device = cuda");
 #ifdef SYNMT_WITH_MPI
-  auto mpi = std::make_unique<MpiCommunicator>();
+  auto mpi = std::make_unique<MpiCommunicator>(timeout_seconds);
 #ifdef SYNMT_WITH_NCCL
   if (gpu_index >= 0 && (kind == "nccl" || kind == "auto")) return make_nccl_communicator(std::move(mpi), gpu_index);
 #endif

@@ -8,7 +8,7 @@
 // one rank per GPU. A dead rank: the launcher (mpirun, srun --kill-on-bad-exit) ends the job.
 #include <memory>
 
-#include "trainer/dist/communicator.h"
+#include "trainer/comm/communicator.h"
 
 namespace synmt {
 

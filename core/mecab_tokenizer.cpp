@@ -1,4 +1,4 @@
-#include "preprocess/mecab_tokenizer.h"
+#include "core/mecab_tokenizer.h"
 
 #include <mecab.h>
 

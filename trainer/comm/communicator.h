@@ -26,7 +26,9 @@ class Communicator {
 // "single": one process. "mpi": the MPI world (MPI_Init on first use). "nccl": NCCL between the
 // ranks' GPUs (MPI for bootstrap and host values; builds with -DSYNMT_WITH_NCCL=ON). "auto": with
 // more than one rank (started by mpirun/srun), nccl when gpu_index >= 0 and NCCL is built, else
-// mpi; single otherwise. gpu_index: this rank's GPU, -1 for a CPU run.
-std::unique_ptr<Communicator> make_communicator(const std::string& kind, int gpu_index = -1);
+// mpi; single otherwise. gpu_index: this rank's GPU, -1 for a CPU run. timeout_seconds > 0: an MPI
+// collective that has not completed after that long ends the job (MPI_Abort) with a message
+// naming the rank and the operation, instead of waiting forever on a stalled rank.
+std::unique_ptr<Communicator> make_communicator(const std::string& kind, int gpu_index = -1, int timeout_seconds = 0);
 
 }  // namespace synmt

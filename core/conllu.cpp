@@ -1,4 +1,4 @@
-#include "parse/conllu.h"
+#include "core/conllu.h"
 
 #include <ostream>
 #include <sstream>
@@ -8,12 +8,12 @@
 #include "core/strings.h"
 #include "core/line_reader.h"
 
-namespace synmt::parse {
+namespace synmt::conllu {
 namespace {
 
 std::vector<std::string> split_tabs(const std::string& line) { return split_fields(line, '\t'); }
 
-bool all_digits(const std::string& s) { return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos; }
+bool all_digits(const std::string& s) { return parse_index(s) >= 0; }
 
 class Validator {
  public:
@@ -28,16 +28,16 @@ class Validator {
       row.kind = ConlluRow::Kind::MultiwordToken;
       const std::string a = id.substr(0, dash), b = id.substr(dash + 1);
       if (!all_digits(a) || !all_digits(b)) fail(row.line, "multiword token id '" + id + "' is not a range N-M");
-      if (std::stoi(a) != words_ + 1 || std::stoi(b) <= std::stoi(a))
+      if (parse_index(a) != words_ + 1 || parse_index(b) <= parse_index(a))
         fail(row.line, "multiword token range '" + id + "' does not start at the next word (" + std::to_string(words_ + 1) +
                            ") or is empty");
     } else if (auto dot = id.find('.'); dot != std::string::npos) {
       row.kind = ConlluRow::Kind::EmptyNode;
-      if (!all_digits(id.substr(0, dot)) || !all_digits(id.substr(dot + 1)) || std::stoi(id.substr(0, dot)) != words_)
+      if (!all_digits(id.substr(0, dot)) || !all_digits(id.substr(dot + 1)) || parse_index(id.substr(0, dot)) != words_)
         fail(row.line, "empty node id '" + id + "' must be N.k after word N = " + std::to_string(words_));
     } else {
       if (!all_digits(id)) fail(row.line, "word id '" + id + "' is not an integer");
-      if (std::stoi(id) != words_ + 1)
+      if (parse_index(id) != words_ + 1)
         fail(row.line, "word id " + id + " out of sequence (expected " + std::to_string(words_ + 1) + ")");
       ++words_;
       if (!all_digits(row.cols[6])) fail(row.line, "head '" + row.cols[6] + "' is not a non-negative integer");
@@ -86,20 +86,28 @@ std::vector<ConlluSentence> read_lines(LineReader& in, const std::string& name, 
   Validator v(name, options);
   std::string line;
   bool open = false;  // a sentence has started
+  const bool lenient = options.lenient_layout;
+  auto close_sentence = [&]() {
+    if (lenient && sent.rows.empty()) {  // a block of comments only: nothing to score
+      sent = ConlluSentence{};
+      return;
+    }
+    v.finish(sent);
+    out.push_back(std::move(sent));
+    sent = ConlluSentence{};
+  };
   while (in.next(line)) {
     const std::size_t n = in.line_number();
     if (line.empty()) {
-      if (!open) throw InputError(name, n, "blank line outside a sentence (sentences are separated by exactly one blank line)");
-      v.finish(sent);
-      out.push_back(std::move(sent));
-      sent = ConlluSentence{};
+      if (!open && !lenient) throw InputError(name, n, "blank line outside a sentence (sentences are separated by exactly one blank line)");
+      if (open) close_sentence();
       open = false;
       continue;
     }
     if (!open) sent.first_line = n;
     open = true;
     if (line[0] == '#') {
-      if (!sent.rows.empty()) throw InputError(name, n, "comment line after the first word of a sentence");
+      if (!sent.rows.empty() && !lenient) throw InputError(name, n, "comment line after the first word of a sentence");
       sent.comments.push_back(line);
       continue;
     }
@@ -108,11 +116,12 @@ std::vector<ConlluSentence> read_lines(LineReader& in, const std::string& name, 
     row.line = n;
     if (row.cols.size() != 10)
       throw InputError(name, n, "expected 10 tab-separated columns, found " + std::to_string(row.cols.size()));
-    for (std::size_t c = 0; c < 10; ++c)
+    for (std::size_t c = 0; c < 10 && !lenient; ++c)
       if (row.cols[c].empty()) throw InputError(name, n, "column " + std::to_string(c + 1) + " is empty (use '_')");
     v.add_row(sent, std::move(row));
   }
-  if (open) throw InputError(name, in.line_number(), "the last sentence is not terminated by a blank line");
+  if (open && !lenient) throw InputError(name, in.line_number(), "the last sentence is not terminated by a blank line");
+  if (open) close_sentence();
   if (out.empty()) throw InputError(name, 0, "no sentences");
   return out;
 }
@@ -141,7 +150,7 @@ std::vector<const ConlluRow*> ConlluSentence::words() const {
 std::vector<int> ConlluSentence::heads() const {
   std::vector<int> h;
   for (const auto& r : rows)
-    if (r.kind == ConlluRow::Kind::Word) h.push_back(std::stoi(r.cols[6]));
+    if (r.kind == ConlluRow::Kind::Word) h.push_back(parse_index(r.cols[6]));
   return h;
 }
 
@@ -151,7 +160,7 @@ std::vector<std::string> ConlluSentence::tokens() const {
   for (const auto& r : rows) {
     if (r.kind == ConlluRow::Kind::MultiwordToken) {
       t.push_back(r.cols[1]);
-      covered_until = std::stoi(r.cols[0].substr(r.cols[0].find('-') + 1));
+      covered_until = parse_index(r.cols[0].substr(r.cols[0].find('-') + 1));
     } else if (r.kind == ConlluRow::Kind::Word) {
       if (++word > covered_until) t.push_back(r.cols[1]);
     }
@@ -161,7 +170,7 @@ std::vector<std::string> ConlluSentence::tokens() const {
 
 std::vector<ConlluSentence> read_conllu(const std::string& path, const ConlluReadOptions& options) {
   LineReaderOptions lo;
-  lo.strip_cr = false;  // verbatim: a stray CR stays in its column and is written back
+  lo.strip_cr = options.lenient_layout;  // strict: verbatim, a stray CR stays in its column and is written back
   LineReader in(path, lo);
   return read_lines(in, path, options);
 }
@@ -185,4 +194,4 @@ void write_conllu_file(const std::string& path, const std::vector<ConlluSentence
   file.commit();
 }
 
-}  // namespace synmt::parse
+}  // namespace synmt::conllu

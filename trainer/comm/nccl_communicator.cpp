@@ -1,4 +1,4 @@
-#include "trainer/dist/nccl_communicator.h"
+#include "trainer/comm/nccl_communicator.h"
 
 #include <cuda_runtime_api.h>
 #include <mpi.h>

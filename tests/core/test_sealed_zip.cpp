@@ -1,0 +1,57 @@
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/error.h"
+#include "core/sealed_zip.h"
+#include "tests/test_util.h"
+
+namespace {
+// A complete zip archive with two stored members' worth of bytes before its end record: readers
+// only look at the end record and what the seal covers.
+std::string tiny_zip() {
+  std::string body = "PK\x03\x04 member bytes of a tiny archive";
+  std::string eocd("PK\x05\x06", 4);
+  eocd.append(18, '\0');
+  return body + eocd;
+}
+
+std::string error_of(const std::string& path) {
+  try {
+    synmt::verify_sealed_zip(path);
+  } catch (const synmt::InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST(SealedZip, SealVerifiesAndEveryDamageIsNamed) {
+  EXPECT_EQ(synmt::verify_sealed_zip(synmt::test::write_tmp("plain.zip", tiny_zip())), synmt::ZipSeal::kUnsealed);
+  std::string sealed = tiny_zip();
+  synmt::seal_zip(sealed);
+  const auto path = synmt::test::write_tmp("sealed.zip", sealed);
+  ASSERT_EQ(sealed.size(), tiny_zip().size() + 77);
+  EXPECT_EQ(sealed.substr(tiny_zip().size(), 13), "synmt-sha256:");
+  EXPECT_EQ(static_cast<unsigned char>(sealed[tiny_zip().size() - 2]), 77);  // the end record's comment length
+  EXPECT_EQ(synmt::verify_sealed_zip(path), synmt::ZipSeal::kSealed);
+  // every single-bit flip before the seal is caught
+  for (std::size_t i = 0; i < tiny_zip().size(); ++i) {
+    std::string flipped = sealed;
+    flipped[i] = static_cast<char>(flipped[i] ^ 0x08);
+    const auto damaged = synmt::test::write_tmp("flipped.zip", flipped);
+    const bool in_end_record = i >= tiny_zip().size() - 22;  // its signature or comment length: no longer a sealed zip
+    if (in_end_record && error_of(damaged).empty())
+      EXPECT_EQ(synmt::verify_sealed_zip(damaged), synmt::ZipSeal::kNoEndRecord) << "byte " << i;
+    else
+      EXPECT_NE(error_of(damaged).find("flipped.zip: damaged"), std::string::npos) << "byte " << i;
+  }
+  // truncations: inside the seal, inside the end record, half the file
+  for (std::size_t keep : {sealed.size() - 1, sealed.size() - 77 - 5, sealed.size() / 2}) {
+    const auto cut = synmt::test::write_tmp("cut.zip", sealed.substr(0, keep));
+    EXPECT_EQ(synmt::verify_sealed_zip(cut), synmt::ZipSeal::kNoEndRecord) << keep;
+  }
+  EXPECT_THROW(synmt::seal_zip(sealed), std::invalid_argument);  // already has a comment
+  std::string text = "not a zip";
+  EXPECT_THROW(synmt::seal_zip(text), std::invalid_argument);
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Runs one libFuzzer target for SECONDS on its committed corpus (read-only: new inputs go to a
+# scratch directory). Exit 0 when no crash, sanitizer report, leak, timeout or out-of-memory was
+# found; libFuzzer's own exit code otherwise, with the reproducer path in its log.
+# usage: run_fuzz.sh TARGET CORPUS_DIR SECONDS [extra libFuzzer flags]
+set -euo pipefail
+target=$1 corpus=$2 seconds=$3
+shift 3
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+export TMPDIR=$scratch
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+mkdir -p "$scratch/new"
+"$target" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 \
+  -artifact_prefix="${FUZZ_ARTIFACTS:-$scratch/}" "$@" "$scratch/new" "$corpus"
