@@ -47,4 +47,18 @@ inline std::vector<std::string> split_nonempty(std::string_view line, char separ
   return fields;
 }
 
+// Name lists stored in one HDF5 string attribute (label and UPOS inventories of datasets and
+// parse caches): every name followed by '\n'; split_lines reads back exactly the names joined.
+inline std::string join_lines(const std::vector<std::string>& names) {
+  std::string s;
+  for (const auto& x : names) s += x + "\n";
+  return s;
+}
+
+inline std::vector<std::string> split_lines(std::string_view s) {
+  std::vector<std::string> names;
+  for (std::size_t b = 0, e; (e = s.find('\n', b)) != std::string_view::npos; b = e + 1) names.emplace_back(s.substr(b, e - b));
+  return names;
+}
+
 }  // namespace synmt

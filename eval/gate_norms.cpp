@@ -7,56 +7,30 @@
 #include "core/hdf5_file.h"
 #include "core/ragged.h"
 #include "eval/head_scores.h"
+#include "eval/span_arrays.h"
 
 namespace synmt::eval {
 
 void write_gate_norms(const std::string& path, const std::vector<SentenceGateNorms>& sentences) {
-  std::vector<float> norms;
-  std::vector<int64_t> norm_offsets{0}, span_offsets{0};
-  std::vector<int32_t> spans;
-  for (const auto& s : sentences) {
-    for (double v : s.norms) norms.push_back(static_cast<float>(v));
-    norm_offsets.push_back(static_cast<int64_t>(norms.size()));
-    for (const auto& [a, b] : s.spans) spans.push_back(a), spans.push_back(b);
-    span_offsets.push_back(static_cast<int64_t>(spans.size() / 2));
-  }
-  AtomicPath out(path);
-  {
-    H5File f(out.temp_path(), H5File::Mode::Create);
-    f.write("norms", norms);
-    f.write("norm_offsets", norm_offsets);
-    f.write("spans", spans);
-    f.write("span_offsets", span_offsets);
-    f.set_attribute("format", kGateNormsFormat);
-    f.close();  // flushes: a full disk fails here, before the rename
-  }
-  out.commit();
+  SpanArrays arrays;
+  for (const auto& s : sentences) arrays.add(s.norms, s.spans);
+  write_span_arrays(path, {"norms", "norm_offsets"}, kGateNormsFormat, arrays);
 }
 
 std::vector<SentenceGateNorms> read_gate_norms(const std::string& path) {
-  H5File f(path, H5File::Mode::Read);
-  if (!f.has_attribute("format") || f.attribute("format") != kGateNormsFormat)
-    throw InputError(path, 0, std::string("not a gate-norm file (expected format ") + kGateNormsFormat + ")");
-  auto norms = f.read_float("norms");
-  auto norm_offsets = f.read_int64("norm_offsets");
-  auto spans = f.read_int32("spans");
-  auto span_offsets = f.read_int64("span_offsets");
-  check_offsets(path, norm_offsets, norms.size(), "norms: ");
-  check_offsets(path, span_offsets, spans.size() / 2, "spans: ");
-  if (span_offsets.size() != norm_offsets.size() || spans.size() % 2 != 0)
-    throw InputError(path, 0, "inconsistent offsets (truncated or corrupt gate-norm file)");
-  std::vector<SentenceGateNorms> out(norm_offsets.size() - 1);
+  const SpanArrays file = read_span_arrays(path, {"norms", "norm_offsets"}, kGateNormsFormat, "gate-norm file");
+  std::vector<SentenceGateNorms> out(file.size());
   for (std::size_t s = 0; s < out.size(); ++s) {
     const std::string where = "sentence " + std::to_string(s + 1) + ": ";
-    for (int64_t k = norm_offsets[s]; k < norm_offsets[s + 1]; ++k) {
-      float v = norms[static_cast<std::size_t>(k)];
+    for (int64_t k = file.value_offsets[s]; k < file.value_offsets[s + 1]; ++k) {
+      float v = file.values[static_cast<std::size_t>(k)];
       if (!std::isfinite(v)) throw InputError(path, 0, where + "non-finite gate norm");
       out[s].norms.push_back(v);
     }
     int expected = 0;
     const int n = static_cast<int>(out[s].norms.size());
-    for (int64_t w = span_offsets[s]; w < span_offsets[s + 1]; ++w) {
-      int a = spans[static_cast<std::size_t>(2 * w)], b = spans[static_cast<std::size_t>(2 * w + 1)];
+    for (int64_t w = file.span_offsets[s]; w < file.span_offsets[s + 1]; ++w) {
+      int a = file.spans[static_cast<std::size_t>(2 * w)], b = file.spans[static_cast<std::size_t>(2 * w + 1)];
       if (a != expected || b < a || b >= n) throw InputError(path, 0, where + "word spans must cover the pieces contiguously");
       out[s].spans.emplace_back(a, b);
       expected = b + 1;

@@ -6,34 +6,18 @@
 #include "core/error.h"
 #include "core/hdf5_file.h"
 #include "core/ragged.h"
+#include "eval/span_arrays.h"
 
 namespace synmt::eval {
 
 void write_head_scores(const std::string& path, const std::vector<SentenceHeadScores>& sentences) {
-  std::vector<float> scores;
-  std::vector<int64_t> score_offsets{0}, span_offsets{0};
-  std::vector<int32_t> spans;
+  SpanArrays arrays;
   for (const auto& s : sentences) {
-    for (const auto& row : s.pieces)
-      for (double v : row) scores.push_back(static_cast<float>(v));
-    score_offsets.push_back(static_cast<int64_t>(scores.size()));
-    for (const auto& [a, b] : s.spans) {
-      spans.push_back(a);
-      spans.push_back(b);
-    }
-    span_offsets.push_back(static_cast<int64_t>(spans.size() / 2));
+    std::vector<double> block;
+    for (const auto& row : s.pieces) block.insert(block.end(), row.begin(), row.end());
+    arrays.add(block, s.spans);
   }
-  AtomicPath out(path);
-  {
-    H5File f(out.temp_path(), H5File::Mode::Create);
-    f.write("scores", scores);
-    f.write("score_offsets", score_offsets);
-    f.write("spans", spans);
-    f.write("span_offsets", span_offsets);
-    f.set_attribute("format", kHeadScoresFormat);
-    f.close();  // flushes: a full disk fails here, before the rename
-  }
-  out.commit();
+  write_span_arrays(path, {"scores", "score_offsets"}, kHeadScoresFormat, arrays);
 }
 
 namespace {
@@ -66,24 +50,14 @@ SentenceHeadScores checked_sentence(const std::string& path, std::size_t s, cons
 }  // namespace
 
 std::vector<SentenceHeadScores> read_head_scores(const std::string& path) {
-  H5File f(path, H5File::Mode::Read);
-  if (!f.has_attribute("format") || f.attribute("format") != kHeadScoresFormat)
-    throw InputError(path, 0, std::string("not a head-score file (expected format ") + kHeadScoresFormat + ")");
-  auto scores = f.read_float("scores");
-  auto score_offsets = f.read_int64("score_offsets");
-  auto spans = f.read_int32("spans");
-  auto span_offsets = f.read_int64("span_offsets");
-  check_offsets(path, score_offsets, scores.size(), "scores: ");
-  check_offsets(path, span_offsets, spans.size() / 2, "spans: ");
-  if (span_offsets.size() != score_offsets.size() || spans.size() % 2 != 0)
-    throw InputError(path, 0, "inconsistent offsets (truncated or corrupt head-score file)");
-  std::vector<SentenceHeadScores> out(score_offsets.size() - 1);
+  const SpanArrays file = read_span_arrays(path, {"scores", "score_offsets"}, kHeadScoresFormat, "head-score file");
+  std::vector<SentenceHeadScores> out(file.size());
   for (std::size_t s = 0; s < out.size(); ++s) {
-    const int64_t size = score_offsets[s + 1] - score_offsets[s];
+    const int64_t size = file.value_offsets[s + 1] - file.value_offsets[s];
     const auto n = static_cast<int64_t>(std::llround(std::sqrt(static_cast<double>(size))));
     if (size < 0 || n * n != size) throw InputError(path, 0, "sentence " + std::to_string(s + 1) + ": score block is not a square matrix");
-    out[s] = checked_sentence(path, s, scores.data() + score_offsets[s], n, false, spans.data() + 2 * span_offsets[s],
-                              span_offsets[s + 1] - span_offsets[s]);
+    out[s] = checked_sentence(path, s, file.values.data() + file.value_offsets[s], n, false, file.spans.data() + 2 * file.span_offsets[s],
+                              file.span_offsets[s + 1] - file.span_offsets[s]);
   }
   return out;
 }

@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/hdf5_file.h"
 #include "core/ragged.h"
+#include "core/strings.h"
 #include "core/sha256.h"
 
 namespace synmt::parse {
@@ -17,19 +18,6 @@ int32_t intern(std::vector<std::string>& names, const std::string& name) {
   if (it != names.end()) return static_cast<int32_t>(it - names.begin());
   names.push_back(name);
   return static_cast<int32_t>(names.size() - 1);
-}
-
-std::string join_lines(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& x : v) s += x + "\n";
-  return s;
-}
-
-std::vector<std::string> split_lines(const std::string& s) {
-  std::vector<std::string> v;
-  std::size_t b = 0;
-  for (std::size_t e; (e = s.find('\n', b)) != std::string::npos; b = e + 1) v.push_back(s.substr(b, e - b));
-  return v;
 }
 
 template <class T>

@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/hdf5_file.h"
 #include "core/ragged.h"
+#include "core/strings.h"
 
 namespace synmt {
 
@@ -25,20 +26,6 @@ std::vector<std::pair<int32_t, int32_t>> ParallelData::src_word_spans(std::size_
   }
   return spans;
 }
-
-namespace {
-std::string join_lines(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& x : v) s += x + "\n";
-  return s;
-}
-
-std::vector<std::string> split_lines(const std::string& s) {
-  std::vector<std::string> v;
-  for (std::size_t b = 0, e; (e = s.find('\n', b)) != std::string::npos; b = e + 1) v.push_back(s.substr(b, e - b));
-  return v;
-}
-}  // namespace
 
 void write_parallel_data(const std::string& path, const ParallelData& data) {
   // a writer bug must not produce a file every reader refuses later
