@@ -21,13 +21,24 @@ void save_archive(torch::serialize::OutputArchive& archive, const std::string& p
   out.commit();
 }
 
+std::string first_line(const char* message) {
+  const std::string m = message;
+  return m.substr(0, m.find('\n'));
+}
+
 void load_archive(torch::serialize::InputArchive& archive, const std::string& path, const torch::Device& device,
                   const std::string& what) {
-  if (verify_sealed_zip(path) == ZipSeal::kNoEndRecord)
+  const ZipSeal seal = verify_sealed_zip(path);
+  if (seal == ZipSeal::kNoEndRecord)
     throw InputError(path, 0, "not a readable " + what + " (truncated or not a synmt/LibTorch file: no zip end record)");
+  // LibTorch 1.13 reads flipped bits without noticing and crashes on some damaged files: only
+  // sealed archives, whose bytes are verified, reach it
+  if (seal == ZipSeal::kUnsealed)
+    throw InputError(path, 0, "a " + what + " without synmt's seal (written before synmt sealed its archives, or not by synmt); "
+                              "seal it with scripts/seal_archive.py if you trust its bytes");
   try {
     archive.load_from(path, device);
-  } catch (const c10::Error&) {
+  } catch (const std::exception&) {  // c10::Error, and TorchScript's parser errors on a damaged data.pkl
     throw InputError(path, 0, "not a readable " + what + " (truncated or not a synmt/LibTorch file)");
   }
 }

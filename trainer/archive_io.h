@@ -4,19 +4,43 @@
 // sealed with a checksum (core/sealed_zip.h) and renamed into place, so that a full disk, a kill
 // or a signal mid-write leaves the previous file intact; read only after the seal is verified, so
 // that a truncated or bit-flipped file is refused with its name instead of loading damaged tensors.
+// An unsealed archive is refused too (LibTorch 1.13 crashes on some damaged ones, found by
+// tests/fuzz/fuzz_checkpoint); scripts/seal_archive.py seals files written before seals.
 #include <torch/serialize/input-archive.h>
 #include <torch/serialize/output-archive.h>
 
 #include <string>
+
+#include "core/error.h"
 
 namespace synmt {
 
 // Errors (a full disk, a file size limit, an unwritable directory) throw naming `path`; `path`
 // keeps its previous content.
 void save_archive(torch::serialize::OutputArchive& archive, const std::string& path);
-// InputError naming `path` (and saying it is a `what`) when it is truncated, damaged or not a
-// LibTorch archive.
+// InputError naming `path` (and saying it is a `what`) when it is truncated, damaged, unsealed or
+// not a LibTorch archive.
 void load_archive(torch::serialize::InputArchive& archive, const std::string& path, const torch::Device& device,
                   const std::string& what);
+
+// The first line of an exception's message (LibTorch appends a C++ backtrace to its own).
+std::string first_line(const char* message);
+
+// Runs `read` (the reads from a loaded archive: records, the stored JSON, parameters) and turns
+// what a damaged archive makes LibTorch or the JSON library throw (c10::Error, TorchScript's
+// parser errors, JSON errors) into an InputError naming `path`. synmt's InputErrors pass as they
+// are; a ConfigError (a stored config no model accepts) gets the file's name.
+template <class Read>
+auto read_archive_records(const std::string& path, const std::string& what, Read&& read) -> decltype(read()) {
+  try {
+    return read();
+  } catch (const InputError&) {
+    throw;
+  } catch (const ConfigError& e) {
+    throw InputError(path, 0, "the " + what + "'s stored configuration: " + e.what());
+  } catch (const std::exception& e) {
+    throw InputError(path, 0, "a damaged " + what + " (" + first_line(e.what()) + ")");
+  }
+}
 
 }  // namespace synmt

@@ -7,7 +7,8 @@
 #     output stays as it was, no partial or temporary file;
 #  3. an output directory that is not writable: a clear error before any work (synmt-train too);
 #  4. a truncated and a bit-flipped state.pt on --resume: refused with a message, never a
-#     silent restart from scratch (and a damaged checkpoint is refused by synmt-translate);
+#     silent restart from scratch (and a damaged or unsealed checkpoint is refused by
+#     synmt-translate; scripts/seal_archive.py seals a trusted older one);
 #  5. a parse cache whose corpus has changed since it was parsed: refused, naming the cache;
 #  6. SIGTERM while a checkpoint is being written: the write completes, the run saves its state
 #     and exits 143, --resume ends bit-identical;
@@ -144,6 +145,25 @@ if [ "$rc" -eq 1 ] && grep -q "flipped.pt: damaged" "$T/tr.log" && [ ! -e "$T/hy
   ok "a bit-flipped checkpoint refused by synmt-translate"
 else
   fail "bit-flipped checkpoint (exit $rc)"; tail -2 "$T/tr.log"
+fi
+
+# an unsealed archive (written before seals) is refused; scripts/seal_archive.py makes it loadable
+python3 - "$T/full/best.pt" "$T/unsealed.pt" <<'PY'
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+b = b[:-77]
+b[-2:] = b"\0\0"
+open(sys.argv[2], "wb").write(b)
+PY
+"$BIN/synmt-translate" -m "$T/unsealed.pt" --src-vocab "$T/vs" --tgt-vocab "$T/vt" -i "$T/in.txt" -o "$T/hyp.txt" > "$T/us.log" 2>&1
+rc=$?
+if [ "$rc" -eq 1 ] && grep -q "unsealed.pt: a checkpoint without synmt's seal" "$T/us.log" \
+   && python3 "$(dirname "$0")/../../scripts/seal_archive.py" "$T/unsealed.pt" > /dev/null \
+   && cmp -s "$T/unsealed.pt" "$T/full/best.pt" \
+   && "$BIN/synmt-translate" -m "$T/unsealed.pt" --src-vocab "$T/vs" --tgt-vocab "$T/vt" -i "$T/in.txt" -o "$T/hyp.txt" > /dev/null 2>&1; then
+  ok "an unsealed checkpoint refused; scripts/seal_archive.py reseals it byte-identically and it loads"
+else
+  fail "unsealed checkpoint (exit $rc)"; tail -2 "$T/us.log"
 fi
 
 # --- 5. a parse cache whose corpus changed ------------------------------------------------------

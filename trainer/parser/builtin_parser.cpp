@@ -263,19 +263,21 @@ void BuiltinParser::save(const std::string& path, const nlohmann::json& extra) c
 BuiltinParser BuiltinParser::load(const std::string& path) {
   torch::serialize::InputArchive archive;
   load_archive(archive, path, torch::Device(torch::kCPU), "parser model");
-  c10::IValue format, options, vocab;
-  if (!archive.try_read("synmt_format", format) || format.toStringRef() != kParserFormat)
-    throw InputError(path, 0, std::string("not a builtin parser model of format ") + kParserFormat);
-  archive.read("synmt_options", options);
-  archive.read("synmt_vocab", vocab);
-  BiaffineParser model(ParserOptions::from_json(nlohmann::json::parse(options.toStringRef())));
-  try {
-    model->load(archive);
-  } catch (const c10::Error&) {
-    throw InputError(path, 0, "parameters do not match the parser described in the file");
-  }
-  model->eval();
-  return BuiltinParser(model, ParserVocab::from_json(nlohmann::json::parse(vocab.toStringRef())));
+  return read_archive_records(path, "parser model", [&] {
+    c10::IValue format, options, vocab;
+    if (!archive.try_read("synmt_format", format) || !format.isString() || format.toStringRef() != kParserFormat)
+      throw InputError(path, 0, std::string("not a builtin parser model of format ") + kParserFormat);
+    archive.read("synmt_options", options);
+    archive.read("synmt_vocab", vocab);
+    BiaffineParser model(ParserOptions::from_json(nlohmann::json::parse(options.toStringRef())));
+    try {
+      model->load(archive);
+    } catch (const c10::Error&) {
+      throw InputError(path, 0, "parameters do not match the parser described in the file");
+    }
+    model->eval();
+    return BuiltinParser(model, ParserVocab::from_json(nlohmann::json::parse(vocab.toStringRef())));
+  });
 }
 
 ParserScores evaluate_parser(BuiltinParser& parser, const std::string& gold_conllu) {

@@ -19,20 +19,23 @@ void save_checkpoint(const std::string& path, Seq2SeqModel& model, const nlohman
 LoadedModel load_checkpoint(const std::string& path) {
   torch::serialize::InputArchive archive;
   load_archive(archive, path, torch::Device(torch::kCPU), "checkpoint");  // a GPU run's tensors load on any machine
-  c10::IValue format, config_text;
-  if (!archive.try_read("synmt_format", format) || format.toStringRef() != kCheckpointFormat)
-    throw InputError(path, 0, std::string("checkpoint format is not ") + kCheckpointFormat);
-  if (!archive.try_read("synmt_config", config_text)) throw InputError(path, 0, "checkpoint has no config");
-  LoadedModel loaded;
-  loaded.config = nlohmann::json::parse(config_text.toStringRef());
-  loaded.model = create_model(loaded.config.at("model"));
-  try {
-    loaded.model->load(archive);
-  } catch (const c10::Error& e) {
-    throw InputError(path, 0, "parameters do not match the model described in the checkpoint");
-  }
-  loaded.model->eval();
-  return loaded;
+  return read_archive_records(path, "checkpoint", [&] {
+    c10::IValue format, config_text;
+    if (!archive.try_read("synmt_format", format) || !format.isString() || format.toStringRef() != kCheckpointFormat)
+      throw InputError(path, 0, std::string("checkpoint format is not ") + kCheckpointFormat);
+    if (!archive.try_read("synmt_config", config_text) || !config_text.isString())
+      throw InputError(path, 0, "checkpoint has no config");
+    LoadedModel loaded;
+    loaded.config = nlohmann::json::parse(config_text.toStringRef());
+    loaded.model = create_model(loaded.config.at("model"));
+    try {
+      loaded.model->load(archive);
+    } catch (const c10::Error& e) {
+      throw InputError(path, 0, "parameters do not match the model described in the checkpoint");
+    }
+    loaded.model->eval();
+    return loaded;
+  });
 }
 
 void average_checkpoints(const std::vector<std::string>& inputs, const std::string& output) {

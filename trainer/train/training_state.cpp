@@ -31,66 +31,68 @@ void save_training_state(const std::string& path, Seq2SeqModel& model, torch::op
 bool training_state_matches(const std::string& path, const std::string& config_json) {
   torch::serialize::InputArchive archive;
   load_archive(archive, path, torch::Device(torch::kCPU), "training state");
-  c10::IValue format, config;
-  try {
+  return read_archive_records(path, "training state", [&] {
+    c10::IValue format, config;
     return archive.try_read("format", format) && format.isString() && format.toStringRef() == kTrainingStateFormat &&
            archive.try_read("config", config) && config.isString() && config.toStringRef() == config_json;
-  } catch (const c10::Error&) {
-    throw InputError(path, 0, "not a readable training state (damaged records)");
-  }
+  });
 }
 
 TrainingCursor load_training_state(const std::string& path, Seq2SeqModel& model, torch::optim::Optimizer& optimizer,
                                    const std::string& config_json, int rank, int ranks) {
   torch::serialize::InputArchive archive, model_part, optim_part;
   load_archive(archive, path, module_device(model), "training state");  // optimizer moments next to the parameters
-  c10::IValue format, config;
-  if (!archive.try_read("format", format) || format.toStringRef() != kTrainingStateFormat)
-    throw InputError(path, 0, std::string("training-state format is not ") + kTrainingStateFormat);
-  if (!archive.try_read("config", config) || config.toStringRef() != config_json)
-    throw InputError(path, 0, "this training state belongs to another configuration; refusing to resume");
-  archive.read("model", model_part);
-  archive.read("optimizer", optim_part);
-  model.load(model_part);
-  optimizer.load(optim_part);
-  torch::Tensor rng, ints, reals;
-  archive.read("rng", rng);
-  archive.read("ints", ints);
-  archive.read("reals", reals);
-  rng = rng.to(torch::kCPU);
-  ints = ints.to(torch::kCPU);
-  reals = reals.to(torch::kCPU);
-  if (rng.dim() != 2 || rng.size(0) != ranks)
-    throw InputError(path, 0, "this training state was saved by " + std::to_string(rng.dim() == 2 ? rng.size(0) : 1) +
-                                  " rank(s); resume it with the same number of ranks (" + std::to_string(ranks) + " now)");
-  at::Generator generator = at::detail::getDefaultCPUGenerator();  // a handle on the same generator
-  const int64_t cpu_bytes = generator.get_state().numel();
-  auto own = rng[rank].contiguous();
-  generator.set_state(own.narrow(0, 0, cpu_bytes).contiguous());
-  const torch::Device device = module_device(model);
-  if (device.is_cuda() && own.numel() > cpu_bytes) {  // a GPU run: its generator's state follows
-    at::Generator cuda = at::globalContext().defaultGenerator(device);
-    cuda.set_state(own.narrow(0, cpu_bytes, own.numel() - cpu_bytes).contiguous());
-  }
-  TrainingCursor c;
-  auto i = ints.accessor<int64_t, 1>();
-  auto r = reals.accessor<double, 1>();
-  c.epoch = static_cast<int>(i[0]);
-  c.batch_in_epoch = i[1];
-  c.steps = i[2];
-  c.halvings = static_cast<int>(i[3]);
-  c.best_epoch = static_cast<int>(i[4]);
-  c.total_tokens = i[5];
-  c.bad_validations = static_cast<int>(i[6]);
-  c.skipped_updates = i[7];
-  c.validations = static_cast<int>(i[8]);
-  c.last_validation_step = i[9];
-  c.lr = r[0];
-  c.best = r[1];
-  c.elapsed_seconds = r[2];
-  c.best_ppl = r[3];
-  c.best_bleu = r[4];
-  return c;
+  return read_archive_records(path, "training state", [&] {
+    c10::IValue format, config;
+    if (!archive.try_read("format", format) || format.toStringRef() != kTrainingStateFormat)
+      throw InputError(path, 0, std::string("training-state format is not ") + kTrainingStateFormat);
+    if (!archive.try_read("config", config) || config.toStringRef() != config_json)
+      throw InputError(path, 0, "this training state belongs to another configuration; refusing to resume");
+    archive.read("model", model_part);
+    archive.read("optimizer", optim_part);
+    model.load(model_part);
+    optimizer.load(optim_part);
+    torch::Tensor rng, ints, reals;
+    archive.read("rng", rng);
+    archive.read("ints", ints);
+    archive.read("reals", reals);
+    rng = rng.to(torch::kCPU);
+    ints = ints.to(torch::kCPU);
+    reals = reals.to(torch::kCPU);
+    if (rng.dim() != 2 || rng.size(0) != ranks)
+      throw InputError(path, 0, "this training state was saved by " + std::to_string(rng.dim() == 2 ? rng.size(0) : 1) +
+                                    " rank(s); resume it with the same number of ranks (" + std::to_string(ranks) + " now)");
+    at::Generator generator = at::detail::getDefaultCPUGenerator();  // a handle on the same generator
+    const int64_t cpu_bytes = generator.get_state().numel();
+    auto own = rng[rank].contiguous();
+    generator.set_state(own.narrow(0, 0, cpu_bytes).contiguous());
+    const torch::Device device = module_device(model);
+    if (device.is_cuda() && own.numel() > cpu_bytes) {  // a GPU run: its generator's state follows
+      at::Generator cuda = at::globalContext().defaultGenerator(device);
+      cuda.set_state(own.narrow(0, cpu_bytes, own.numel() - cpu_bytes).contiguous());
+    }
+    if (ints.dim() != 1 || ints.numel() < 10 || reals.dim() != 1 || reals.numel() < 5)
+      throw InputError(path, 0, "a damaged training state (its counters have the wrong shape)");
+    TrainingCursor c;
+    auto i = ints.accessor<int64_t, 1>();
+    auto r = reals.accessor<double, 1>();
+    c.epoch = static_cast<int>(i[0]);
+    c.batch_in_epoch = i[1];
+    c.steps = i[2];
+    c.halvings = static_cast<int>(i[3]);
+    c.best_epoch = static_cast<int>(i[4]);
+    c.total_tokens = i[5];
+    c.bad_validations = static_cast<int>(i[6]);
+    c.skipped_updates = i[7];
+    c.validations = static_cast<int>(i[8]);
+    c.last_validation_step = i[9];
+    c.lr = r[0];
+    c.best = r[1];
+    c.elapsed_seconds = r[2];
+    c.best_ppl = r[3];
+    c.best_bleu = r[4];
+    return c;
+  });
 }
 
 }  // namespace synmt
