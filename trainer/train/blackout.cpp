@@ -16,7 +16,10 @@ torch::Tensor unigram_noise(const std::vector<int64_t>& counts, double alpha) {
 }
 
 torch::Tensor draw_negatives(const torch::Tensor& noise, int64_t sentences, int64_t samples) {
-  const int64_t available = noise.gt(0).sum().item<int64_t>();
+  return draw_negatives(noise, sentences, samples, noise.gt(0).sum().item<int64_t>());
+}
+
+torch::Tensor draw_negatives(const torch::Tensor& noise, int64_t sentences, int64_t samples, int64_t available) {
   const int64_t k = std::min(samples, available);
   if (k < 1) throw ConfigError("blackout: no token has noise probability > 0");
   return torch::multinomial(noise.unsqueeze(0).expand({sentences, noise.size(0)}), k, /*replacement=*/false);

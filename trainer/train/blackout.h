@@ -25,6 +25,9 @@ torch::Tensor unigram_noise(const std::vector<int64_t>& counts, double alpha);
 // K distinct negatives per sentence (B, K) drawn from q with the global generator (checkpointed
 // with the training state, so a resumed run draws what an uninterrupted one would).
 torch::Tensor draw_negatives(const torch::Tensor& noise, int64_t sentences, int64_t samples);
+// The same with the number of tokens of non-zero noise given (counted once by the caller: on a GPU
+// the count is a synchronising read).
+torch::Tensor draw_negatives(const torch::Tensor& noise, int64_t sentences, int64_t samples, int64_t available);
 
 struct BlackoutTerms {
   torch::Tensor objective;   // minimised: -(log p~(w) [+ sum log(1 - p~(j))]) summed over target tokens

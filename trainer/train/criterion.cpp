@@ -5,14 +5,23 @@
 
 namespace synmt {
 
+Criterion::Criterion(CriterionOptions options) : options_(std::move(options)) {
+  if (options_.blackout && options_.noise.defined()) noise_support_ = options_.noise.gt(0).sum().item<int64_t>();
+}
+
+const torch::Tensor& Criterion::noise_on(const torch::Device& device) const {
+  if (!noise_on_device_.defined() || noise_on_device_.device() != device) noise_on_device_ = options_.noise.to(device);
+  return noise_on_device_;
+}
+
 CriterionTerms Criterion::operator()(const ModelOutput& output, const torch::Tensor& tgt_out, int64_t pad) const {
   CriterionTerms terms;
   if (options_.blackout) {
     if (!output.hidden.defined() || !output.output_weight.defined())
       throw ConfigError("criterion blackout: the model family exposes no output weight (only untied-free families such as lgp support it)");
-    auto negatives = draw_negatives(options_.noise.to(output.hidden.device()), tgt_out.size(0), options_.blackout_options.samples);
-    auto b = blackout_loss(output.hidden, output.output_weight, tgt_out, pad, options_.noise, negatives,
-                           options_.blackout_options.discriminative);
+    const torch::Tensor& noise = noise_on(output.hidden.device());
+    auto negatives = draw_negatives(noise, tgt_out.size(0), options_.blackout_options.samples, noise_support_);
+    auto b = blackout_loss(output.hidden, output.output_weight, tgt_out, pad, noise, negatives, options_.blackout_options.discriminative);
     terms.objective = b.objective;
     terms.nll_sum = b.target_nll;
   } else {

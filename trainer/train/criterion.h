@@ -32,12 +32,17 @@ struct CriterionTerms {
 
 class Criterion {
  public:
-  explicit Criterion(CriterionOptions options) : options_(std::move(options)) {}
+  explicit Criterion(CriterionOptions options);
   CriterionTerms operator()(const ModelOutput& output, const torch::Tensor& tgt_out, int64_t pad) const;
   const CriterionOptions& options() const { return options_; }
 
  private:
+  // BlackOut's noise on the model's device, moved there once (not on every update), and the
+  // number of tokens it can draw (counted once on the host)
+  const torch::Tensor& noise_on(const torch::Device& device) const;
   CriterionOptions options_;
+  int64_t noise_support_ = 0;
+  mutable torch::Tensor noise_on_device_;
 };
 
 }  // namespace synmt
