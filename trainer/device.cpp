@@ -2,12 +2,16 @@
 
 #include <torch/cuda.h>
 #include <torch/nn/module.h>
+#include <torch/version.h>
 
 #include <cstdio>
 #include <cstdlib>
 
+#ifdef SYNMT_WITH_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
 #include "core/error.h"
-#include "trainer/torch_compat.h"
 
 namespace synmt {
 
@@ -16,8 +20,7 @@ torch::Device resolve_device(const std::string& name, int local_rank) {
   if (name != "cuda" && name.rfind("cuda:", 0) != 0)
     throw ConfigError("device: expected cpu, cuda or cuda:N, got '" + name + "'");
   if (!torch::cuda::is_available())
-    throw ConfigError("device '" + name + "': no CUDA device is usable here (LibTorch " +
-                      std::to_string(compat::kTorchMajor) + "." + std::to_string(compat::kTorchMinor) +
+    throw ConfigError("device '" + name + "': no CUDA device is usable here (LibTorch " TORCH_VERSION +
                       (torch::cuda::device_count() == 0 ? ", built without CUDA or no GPU visible" : "") +
                       "); use device: cpu, or build against a CUDA LibTorch (docs/gpu.md)");
   const auto count = static_cast<int>(torch::cuda::device_count());
@@ -29,6 +32,13 @@ torch::Device resolve_device(const std::string& name, int local_rank) {
 
 std::string describe_device(const torch::Device& device) {
   if (!device.is_cuda()) return "CPU";
+#ifdef SYNMT_WITH_CUDA
+  // the CUDA runtime names the card itself (no nvidia-smi needed in a container)
+  cudaDeviceProp p{};
+  if (cudaGetDeviceProperties(&p, device.index()) == cudaSuccess)
+    return std::string(p.name) + ", " + std::to_string(p.totalGlobalMem >> 30) + " GiB, sm_" +
+           std::to_string(p.major) + std::to_string(p.minor) + " (" + device.str() + ")";
+#endif
   std::string name;
   const std::string cmd = "nvidia-smi --query-gpu=name --format=csv,noheader -i " + std::to_string(device.index()) +
                           " 2>/dev/null";

@@ -8,10 +8,11 @@
 #include <fstream>
 #include <thread>
 
+#include <ATen/Context.h>
 #include <torch/utils.h>
+#include <torch/version.h>
 
 #include "core/log.h"
-#include "trainer/torch_compat.h"
 
 namespace synmt {
 namespace {
@@ -38,6 +39,7 @@ std::string cpu_model() {
 
 namespace {
 int g_threads = 1;
+int g_torch_threads = 1;  // LibTorch's intra-op pool as setup_runtime sized it
 }  // namespace
 
 int runtime_threads() { return g_threads; }
@@ -45,6 +47,8 @@ int runtime_threads() { return g_threads; }
 void set_blas_threads(int threads) {
   using SetThreads = void (*)(int);
   if (auto fn = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) fn(threads);
+  // MKL inside LibTorch runs in LibTorch's intra-op pool, which new threads size from this value
+  if (at::hasMKL()) torch::set_num_threads(threads == g_threads ? g_torch_threads : threads);
 }
 
 RuntimeInfo setup_runtime(int threads, int local_ranks) {
@@ -56,26 +60,33 @@ RuntimeInfo setup_runtime(int threads, int local_ranks) {
   if (info.threads * local_ranks > cores)
     log_warn("threads (" + std::to_string(info.threads) + ") x local ranks (" + std::to_string(local_ranks) +
              ") exceeds the " + std::to_string(cores) + " cores: expect oversubscription");
+  // PyTorch's wheel carries MKL inside libtorch_cpu (no separate library to find) and sizes its
+  // pool with LibTorch's intra-op threads (OpenMP); a LibTorch on an external OpenBLAS shows it
+  // among the loaded libraries.
   dl_iterate_phdr(collect_blas, &info.blas);
-  // Measured on the 2-core CI machine (docs/benchmarks.md): LibTorch's OpenMP pool and OpenBLAS's
-  // pthread pool both spinning at 2 threads ran the RNN demo at 665 target tokens/s; BLAS at 2
-  // threads with LibTorch's intra-op pool at 1 ran at 1785. So with a pthread BLAS the cores go to
-  // BLAS, which does nearly all of the arithmetic.
-  const bool pthread_blas = info.blas.find("openblas-pthread") != std::string::npos;
+  if (at::hasMKL()) info.blas = "MKL (in LibTorch)" + (info.blas.empty() ? std::string() : ";" + info.blas);
+  // With OpenBLAS's own pthread pool (LibTorch 1.13 from Debian, measured on the 2-core CI
+  // machine) LibTorch's OpenMP pool and OpenBLAS's both spinning at 2 threads ran the RNN demo at
+  // 665 target tokens/s, BLAS at 2 with intra-op 1 at 1785: there the cores go to BLAS. MKL runs
+  // in LibTorch's OpenMP pool, so it gets the intra-op threads.
+  const bool pthread_blas = !at::hasMKL() && info.blas.find("openblas-pthread") != std::string::npos;
   int torch_threads = pthread_blas ? 1 : info.threads, blas_threads = info.threads;
   if (const char* e = std::getenv("SYNMT_TORCH_THREADS")) torch_threads = std::atoi(e);
   if (const char* e = std::getenv("SYNMT_BLAS_THREADS")) blas_threads = std::atoi(e);
   torch::set_num_threads(torch_threads);
+  g_torch_threads = torch_threads;
   // OpenBLAS keeps its own pool; size it like LibTorch's so the two do not oversubscribe.
   using SetThreads = void (*)(int);
   if (auto fn = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) fn(blas_threads);
-  info.blas_is_fast = info.blas.find("openblas") != std::string::npos || info.blas.find("mkl") != std::string::npos;
+  if (at::hasMKL()) blas_threads = torch_threads;
+  info.blas_is_fast = at::hasMKL() || info.blas.find("openblas") != std::string::npos ||
+                      info.blas.find("mkl") != std::string::npos;
   if (!info.blas_is_fast)
     log_warn("**** LibTorch is using the reference BLAS (" + (info.blas.empty() ? std::string("none found") : info.blas) +
-             "): training will be ~25x slower. Install libopenblas0-pthread. ****");
+             "): training will be ~25x slower. Use PyTorch's LibTorch (MKL inside) or one on OpenBLAS. ****");
   info.hardware = cpu_model() + " (CPU), " + std::to_string(info.threads) + " thread(s) (BLAS " +
                   std::to_string(blas_threads) + ", intra-op " + std::to_string(torch_threads) + "), LibTorch " +
-                  std::to_string(compat::kTorchMajor) + "." + std::to_string(compat::kTorchMinor);
+                  TORCH_VERSION;
   log_info("runtime: " + info.hardware + ", BLAS " + info.blas);
   return info;
 }

@@ -1,11 +1,17 @@
+#include <dlfcn.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
 
 #include <torch/cuda.h>
 #include <torch/nn/modules/linear.h>
 
 #include "core/error.h"
 #include "trainer/device.h"
-#include "trainer/torch_compat.h"
+#include "trainer/autocast.h"
 #include "trainer/train/trainer.h"
 
 TEST(Device, ConfigurationErrorsAreClear) {
@@ -33,19 +39,19 @@ TEST(Device, AutocastScopeCastsMatrixProductsAndRestoresTheState) {
   const auto exact = torch::mm(a, b);
   EXPECT_EQ(exact.scalar_type(), torch::kFloat32);
   {
-    synmt::compat::AutocastScope amp(c10::DeviceType::CPU, torch::kBFloat16);
-    EXPECT_TRUE(synmt::compat::AutocastScope::is_enabled(c10::DeviceType::CPU));
+    synmt::AutocastScope amp(c10::DeviceType::CPU, torch::kBFloat16);
+    EXPECT_TRUE(synmt::AutocastScope::is_enabled(c10::DeviceType::CPU));
     auto c = torch::mm(a, b);
     EXPECT_EQ(c.scalar_type(), torch::kBFloat16);
     // bf16 keeps 8 bits of mantissa: products of N(0,1) entries agree to a few hundredths
     EXPECT_LT((c.to(torch::kFloat32) - exact).abs().max().item<float>(), 0.1);
     EXPECT_GT((c.to(torch::kFloat32) - exact).abs().max().item<float>(), 0.0);
     {
-      synmt::compat::AutocastScope off(c10::DeviceType::CPU, torch::kBFloat16, /*enabled=*/false);
+      synmt::AutocastScope off(c10::DeviceType::CPU, torch::kBFloat16, /*enabled=*/false);
       EXPECT_EQ(torch::mm(a, b).scalar_type(), torch::kBFloat16);  // a disabled scope changes nothing
     }
   }
-  EXPECT_FALSE(synmt::compat::AutocastScope::is_enabled(c10::DeviceType::CPU));
+  EXPECT_FALSE(synmt::AutocastScope::is_enabled(c10::DeviceType::CPU));
   EXPECT_EQ(torch::mm(a, b).scalar_type(), torch::kFloat32);
 }
 
@@ -54,4 +60,20 @@ TEST(Device, ModuleDeviceOfParametersAndOfAnEmptyModule) {
   EXPECT_EQ(synmt::module_device(empty), torch::Device(torch::kCPU));
   torch::nn::Linear linear(3, 2);
   EXPECT_EQ(synmt::module_device(*linear), torch::Device(torch::kCPU));
+}
+
+// PyTorch's libraries export their own copies of std::filesystem; synmt's executables must bind to
+// libstdc++'s (libtorch's remove_all of a non-empty directory crashed). dladdr names the library
+// that provides the function this binary calls.
+TEST(Runtime, StdFilesystemComesFromLibstdcxxNotFromLibTorch) {
+  using RemoveAll = std::uintmax_t (*)(const std::filesystem::path&);
+  const RemoveAll remove_all = &std::filesystem::remove_all;
+  Dl_info info{};
+  ASSERT_NE(dladdr(reinterpret_cast<void*>(remove_all), &info), 0);
+  EXPECT_NE(std::string(info.dli_fname).find("libstdc++"), std::string::npos) << info.dli_fname;
+  const auto dir = std::filesystem::temp_directory_path() / ("synmt_remove_all_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir / "a" / "b");
+  std::ofstream(dir / "a" / "b" / "f.txt") << "x";
+  EXPECT_EQ(std::filesystem::remove_all(dir), 4u);  // dir, a, b, f.txt
+  EXPECT_FALSE(std::filesystem::exists(dir));
 }

@@ -8,6 +8,7 @@
 #include "trainer/data/batches.h"
 #include "trainer/models/registry.h"
 #include "trainer/models/transformer/transformer.h"
+#include "trainer/nn/multi_head_attention.h"
 #include "trainer/nn/transformer_layers.h"
 #include "trainer/train/loss.h"
 #include "tests/trainer/tiny_models.h"
@@ -87,6 +88,7 @@ TEST(Transformer, PaddingDoesNotChangeResults) {
 // baseline exactly (same weights); a non-zero bias changes the model; its loss term appears in
 // the output; a batch without the feature is refused, never silently decoded as the baseline.
 TEST(Transformer, ScoreModifierFromOptionsReadsParents) {
+  synmt::ExplicitAttentionGuard same_arithmetic;  // the baseline's heads off the fused kernel too
   auto base_config = tiny_transformer();
   auto syntax_config = base_config;
   syntax_config["options"]["score_modifiers"] = {{{"kind", "parent_bias"}, {"layer", 1}, {"heads", {3}}, {"loss", true}}};

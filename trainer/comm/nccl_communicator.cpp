@@ -1,5 +1,6 @@
 #include "trainer/comm/nccl_communicator.h"
 
+#include <c10/cuda/CUDAStream.h>
 #include <cuda_runtime_api.h>
 #include <mpi.h>
 #include <nccl.h>
@@ -18,13 +19,15 @@ void check(cudaError_t r, const char* what) {
   if (r != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(r));
 }
 
-// LibTorch's default CUDA stream is the legacy default stream: collectives issued there are
-// ordered after the kernels that produced their inputs and before the ones that read the results.
-const cudaStream_t kTorchDefaultStream = nullptr;
+// Collectives go on LibTorch's current stream of the rank's device (the default stream unless a
+// caller set another): ordered after the kernels that produced their inputs and before the ones
+// that read the results, without a host synchronisation.
+cudaStream_t torch_stream(c10::DeviceIndex device) { return c10::cuda::getCurrentCUDAStream(device).stream(); }
 
 class NcclCommunicator : public Communicator {
  public:
-  NcclCommunicator(std::unique_ptr<Communicator> mpi, int device_index) : mpi_(std::move(mpi)) {
+  NcclCommunicator(std::unique_ptr<Communicator> mpi, int device_index)
+      : mpi_(std::move(mpi)), device_(static_cast<c10::DeviceIndex>(device_index)) {
     check(cudaSetDevice(device_index), "cudaSetDevice");
     ncclUniqueId id;
     if (mpi_->rank() == 0) check(ncclGetUniqueId(&id), "ncclGetUniqueId");
@@ -45,7 +48,7 @@ class NcclCommunicator : public Communicator {
     for (auto& t : tensors) flat.push_back(t.reshape({-1}).to(torch::kFloat32));
     torch::Tensor bucket = torch::cat(flat).contiguous();
     check(ncclAllReduce(bucket.data_ptr<float>(), bucket.data_ptr<float>(), static_cast<size_t>(bucket.numel()),
-                        ncclFloat, ncclSum, comm_, kTorchDefaultStream),
+                        ncclFloat, ncclSum, comm_, torch_stream(device_)),
           "ncclAllReduce");
     int64_t offset = 0;
     for (auto& t : tensors) {
@@ -63,18 +66,19 @@ class NcclCommunicator : public Communicator {
       }
       torch::Tensor c = t.to(torch::kFloat32).contiguous();
       check(ncclBroadcast(c.data_ptr<float>(), c.data_ptr<float>(), static_cast<size_t>(c.numel()), ncclFloat, root,
-                          comm_, kTorchDefaultStream),
+                          comm_, torch_stream(device_)),
             "ncclBroadcast");
       t.copy_(c);
     }
   }
   void barrier() override {
-    check(cudaStreamSynchronize(kTorchDefaultStream), "cudaStreamSynchronize");
+    check(cudaStreamSynchronize(torch_stream(device_)), "cudaStreamSynchronize");
     mpi_->barrier();
   }
 
  private:
   std::unique_ptr<Communicator> mpi_;
+  c10::DeviceIndex device_;
   ncclComm_t comm_ = nullptr;
 };
 

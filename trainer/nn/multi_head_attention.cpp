@@ -1,13 +1,23 @@
 #include "trainer/nn/multi_head_attention.h"
 
+#include <ATen/ops/scaled_dot_product_attention.h>
 #include <torch/nn/init.h>
 
+#include <atomic>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "core/error.h"
 
 namespace synmt {
+
+namespace {
+std::atomic<bool> g_fused_attention{true};
+}  // namespace
+
+ExplicitAttentionGuard::ExplicitAttentionGuard() : previous_(g_fused_attention.exchange(false)) {}
+ExplicitAttentionGuard::~ExplicitAttentionGuard() { g_fused_attention.store(previous_); }
 
 MultiHeadAttentionImpl::MultiHeadAttentionImpl(const MultiHeadAttentionOptions& o) : options_(o) {
   if (o.heads <= 0 || o.model_dim % o.heads != 0)
@@ -37,14 +47,31 @@ std::pair<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::keys_values(cons
 torch::Tensor MultiHeadAttentionImpl::attend(const torch::Tensor& query, const torch::Tensor& keys,
                                              const torch::Tensor& values, const AttentionCall& call) {
   auto q = split_heads(q_proj(query));
-  auto scores = torch::matmul(q, keys.transpose(-2, -1)) / std::sqrt(static_cast<double>(head_dim_));
-  for (auto* modifier : call.modifiers) scores = modifier->modify(scores, query, *call.context);
-  if (call.allowed.defined()) scores = scores.masked_fill(call.allowed.logical_not(), -std::numeric_limits<float>::infinity());
-  auto probabilities = torch::softmax(scores, -1);
-  if (call.probabilities) *call.probabilities = probabilities;
-  auto context = torch::matmul(dropout(probabilities), values);  // (B, H, Tq, dk)
-  context = context.transpose(1, 2).reshape({query.size(0), query.size(1), options_.model_dim});
-  return out_proj(context);
+  const auto scaled_scores = [&] {
+    auto scores = torch::matmul(q, keys.transpose(-2, -1)) / std::sqrt(static_cast<double>(head_dim_));
+    for (auto* modifier : call.modifiers) scores = modifier->modify(scores, query, *call.context);
+    if (call.allowed.defined())
+      scores = scores.masked_fill(call.allowed.logical_not(), -std::numeric_limits<float>::infinity());
+    return scores;
+  };
+  torch::Tensor context;  // (B, H, Tq, dk)
+  if (call.modifiers.empty() && g_fused_attention.load(std::memory_order_relaxed)) {
+    // LibTorch 2.x's fused kernel (flash / memory-efficient on CUDA, flash on the CPU): the same
+    // softmax(q k^T / sqrt(dk)) v without materialising the scores; a boolean mask means "may
+    // attend" as `allowed` does. Heads whose scores are rewritten (Pascal, SISA, parent bias) take
+    // the explicit path below.
+    std::optional<torch::Tensor> mask;
+    if (call.allowed.defined()) mask = call.allowed;
+    context = at::scaled_dot_product_attention(q, keys, values, mask, is_training() ? options_.dropout : 0.0);
+    // probabilities wanted (analysis dumps, UnkRep): computed beside the kernel, so that asking
+    // for them leaves the output bit for bit as it is without
+    if (call.probabilities) *call.probabilities = torch::softmax(scaled_scores(), -1);
+  } else {
+    auto probabilities = torch::softmax(scaled_scores(), -1);
+    if (call.probabilities) *call.probabilities = probabilities;
+    context = torch::matmul(dropout(probabilities), values);
+  }
+  return out_proj(context.transpose(1, 2).reshape({query.size(0), query.size(1), options_.model_dim}));
 }
 
 torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& query, const torch::Tensor& memory, const AttentionCall& call) {

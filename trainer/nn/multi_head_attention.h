@@ -48,4 +48,19 @@ class MultiHeadAttentionImpl : public torch::nn::Module {
 };
 TORCH_MODULE(MultiHeadAttention);
 
+// While one lives, every head takes the explicit softmax path, also those the fused kernel would
+// take (heads without a score modifier whose probabilities nobody asked for). The two paths agree
+// to float rounding only: tests that compare a model with a no-op score modifier against its
+// baseline bit for bit hold one, so that both models do the same arithmetic.
+class ExplicitAttentionGuard {
+ public:
+  ExplicitAttentionGuard();
+  ~ExplicitAttentionGuard();
+  ExplicitAttentionGuard(const ExplicitAttentionGuard&) = delete;
+  ExplicitAttentionGuard& operator=(const ExplicitAttentionGuard&) = delete;
+
+ private:
+  bool previous_;
+};
+
 }  // namespace synmt

@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include <torch/version.h>
+
 #include "core/atomic_file.h"
 #include "core/config.h"
 #include "core/log.h"
@@ -15,7 +17,6 @@
 #include "trainer/comm/launcher.h"
 #include "trainer/device.h"
 #include "trainer/runtime.h"
-#include "trainer/torch_compat.h"
 #include "trainer/train/trainer.h"
 
 namespace {
@@ -138,8 +139,7 @@ int main(int argc, char** argv) {
                         std::to_string(train.size()) + " training pairs");
         std::string hardware = runtime.hardware;
         if (device.is_cuda()) {
-          hardware = synmt::describe_device(device) + ", " + synmt::enum_name(train_options.precision) + ", LibTorch " +
-                     std::to_string(synmt::compat::kTorchMajor) + "." + std::to_string(synmt::compat::kTorchMinor);
+          hardware = synmt::describe_device(device) + ", " + synmt::enum_name(train_options.precision) + ", LibTorch " TORCH_VERSION;
           synmt::log_info("device: " + hardware);
         }
         synmt::TrainResult r;

@@ -64,12 +64,15 @@ TrainingCursor load_training_state(const std::string& path, Seq2SeqModel& model,
                                     " rank(s); resume it with the same number of ranks (" + std::to_string(ranks) + " now)");
     at::Generator generator = at::detail::getDefaultCPUGenerator();  // a handle on the same generator
     const int64_t cpu_bytes = generator.get_state().numel();
-    auto own = rng[rank].contiguous();
-    generator.set_state(own.narrow(0, 0, cpu_bytes).contiguous());
+    // clone(): a tensor of its own, starting at its storage's first byte. LibTorch 2.x's
+    // CPUGeneratorImpl::set_state does not honour a view's storage offset (this rank's row of the
+    // table): rank 1 crashed there or took rank 0's state.
+    auto own = rng[rank].clone();
+    generator.set_state(own.narrow(0, 0, cpu_bytes).clone());
     const torch::Device device = module_device(model);
     if (device.is_cuda() && own.numel() > cpu_bytes) {  // a GPU run: its generator's state follows
       at::Generator cuda = at::globalContext().defaultGenerator(device);
-      cuda.set_state(own.narrow(0, cpu_bytes, own.numel() - cpu_bytes).contiguous());
+      cuda.set_state(own.narrow(0, cpu_bytes, own.numel() - cpu_bytes).clone());
     }
     if (ints.dim() != 1 || ints.numel() < 10 || reals.dim() != 1 || reals.numel() < 5)
       throw InputError(path, 0, "a damaged training state (its counters have the wrong shape)");

@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "core/special_tokens.h"
-#include "trainer/torch_compat.h"
+#include "trainer/autocast.h"
 
 namespace synmt {
 
@@ -31,7 +31,7 @@ UpdateTotals UpdateStep::run(const std::vector<std::vector<int64_t>>& plan, int6
     if (check_features && consumed == 0) check_required_features(model_, b.source, "training");
     CriterionTerms v;
     {  // bf16: the forward pass and the loss under autocast; backward follows the recorded casts
-      compat::AutocastScope amp(device_.type(), torch::kBFloat16, options_.bf16);
+      AutocastScope amp(device_.type(), torch::kBFloat16, options_.bf16);
       v = criterion_(model_.forward(b.source, b.tgt_in, request_), b.tgt_out, special::kPad);
     }
     v.objective.backward();  // summed over tokens; normalised by the global token count below

@@ -57,10 +57,17 @@ def main():
     ap.add_argument("--device", default="cuda")
     ap.add_argument("--precision", default="bf16", choices=["bf16", "fp32"])
     ap.add_argument("--small", action="store_true", help="a tiny model (smoke test on a CPU)")
+    ap.add_argument("--size", choices=["base", "demo", "tiny"], default="base",
+                    help="synmt's preset: transformer_base, transformer_demo (3+3 layers, d 256, 4 heads, FFN 1024) "
+                         "or transformer_tiny (= --small)")
+    ap.add_argument("--threads", type=int, default=0, help="torch.set_num_threads (0: PyTorch's default)")
     args = ap.parse_args()
     torch.manual_seed(1)
     device = torch.device(args.device)
-    dims = dict(d=32, heads=4, ffn=64, layers=2) if args.small else {}
+    if args.threads > 0:
+        torch.set_num_threads(args.threads)
+    sizes = {"base": {}, "demo": dict(d=256, heads=4, ffn=1024, layers=3), "tiny": dict(d=32, heads=4, ffn=64, layers=2)}
+    dims = sizes["tiny" if args.small else args.size]
     model = Model(args.src_vocab, args.tgt_vocab, **dims).to(device)
     opt = torch.optim.Adam(model.parameters(), lr=1e-4, betas=(0.9, 0.98), eps=1e-9)
     B, S, T = args.batch_size, args.src_len, args.tgt_len
