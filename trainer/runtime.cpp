@@ -1,6 +1,7 @@
 #include "trainer/runtime.h"
 
 #include <dlfcn.h>
+#include <sched.h>
 #include <link.h>
 
 #include <climits>
@@ -18,7 +19,8 @@ namespace synmt {
 namespace {
 int collect_blas(struct dl_phdr_info* info, size_t, void* data) {
   std::string name = info->dlpi_name ? info->dlpi_name : "";
-  if (name.find("blas") != std::string::npos || name.find("mkl") != std::string::npos) {
+  const bool cuda_library = name.find("cublas") != std::string::npos;  // the GPU's, loaded with LibTorch's CUDA part
+  if (!cuda_library && (name.find("blas") != std::string::npos || name.find("mkl") != std::string::npos)) {
     char resolved[PATH_MAX];
     std::string real = realpath(name.c_str(), resolved) ? std::string(resolved) : name;
     auto* out = static_cast<std::string*>(data);
@@ -26,6 +28,16 @@ int collect_blas(struct dl_phdr_info* info, size_t, void* data) {
     *out += real;
   }
   return 0;
+}
+
+// The CPUs this process may run on (its affinity mask: srun --cpus-per-task, taskset, a cgroup
+// cpuset), not all of the machine's: LibTorch's OpenMP pool sized to the machine made two jobs
+// sharing a node spin against each other (the SLURM test ran past its budget).
+int usable_cores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
 std::string cpu_model() {
@@ -53,8 +65,7 @@ void set_blas_threads(int threads) {
 
 RuntimeInfo setup_runtime(int threads, int local_ranks) {
   RuntimeInfo info;
-  int cores = static_cast<int>(std::thread::hardware_concurrency());
-  if (cores <= 0) cores = 1;
+  const int cores = usable_cores();
   info.threads = threads > 0 ? threads : std::max(1, cores / std::max(1, local_ranks));
   g_threads = info.threads;
   if (info.threads * local_ranks > cores)

@@ -33,7 +33,7 @@ TEST(Device, ConfigurationErrorsAreClear) {
 }
 
 TEST(Device, AutocastScopeCastsMatrixProductsAndRestoresTheState) {
-  // The compat layer's autocast on the CPU backend (CPU autocast also defaults to bf16): the CUDA
+  // AutocastScope on the CPU backend (CPU autocast also defaults to bf16): the CUDA
   // path calls the same functions for the CUDA backend.
   auto a = torch::randn({4, 8}), b = torch::randn({8, 3});
   const auto exact = torch::mm(a, b);
