@@ -22,25 +22,8 @@ PRECISION=${PRECISION:-bf16}
 REFERENCE=${REFERENCE:-1}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-python3 - "$T" "$BATCH" "$LEN" "$VOCAB" "$STEPS" <<'PY'
-import random, sys
-out, batch, length, vocab, steps = sys.argv[1], *map(int, sys.argv[2:])
-rng = random.Random(1)
-def corpus(path, n):
-    with open(path, "w") as f:
-        for _ in range(n):
-            f.write(" ".join(f"w{rng.randrange(vocab)}" for _ in range(length)) + "\n")
-n = batch * (steps + 40)  # one epoch covers warm-up and timed updates
-for side in ("src", "tgt"):
-    corpus(f"{out}/train.{side}", n)
-    corpus(f"{out}/valid.{side}", 64)
-PY
-"$BIN/synmt-binarize" vocab -i "$T/train.src" -o "$T/src.vocab" 2>/dev/null
-"$BIN/synmt-binarize" vocab -i "$T/train.tgt" -o "$T/tgt.vocab" 2>/dev/null
-for split in train valid; do
-  "$BIN/synmt-binarize" data --src "$T/$split.src" --tgt "$T/$split.tgt" --src-vocab "$T/src.vocab" \
-    --tgt-vocab "$T/tgt.vocab" -o "$T/$split.h5" 2>/dev/null
-done
+# one epoch covers warm-up and timed updates
+bash scripts/bench/synthetic_data.sh "$BIN" "$T" $((BATCH * (STEPS + 40))) 64 "$LEN" "$VOCAB"
 cat > "$T/config.json" <<JSON
 {"model": {"arch": "$ARCH"},
  "train": {"device": "$DEVICE", "precision": "$PRECISION", "batch_size": $BATCH, "max_len": $((LEN + 1)),

@@ -18,24 +18,8 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 MAXB=0
 for p in $PRESETS; do b=${p#*:}; [ "$b" -gt "$MAXB" ] && MAXB=$b; done
-python3 - "$T" "$MAXB" "$LEN" "$VOCAB" "$((STEPS + WARMUP))" <<'PY'
-import random, sys
-out, batch, length, vocab, steps = sys.argv[1], *map(int, sys.argv[2:])
-rng = random.Random(1)
-def corpus(path, n):
-    with open(path, "w") as f:
-        for _ in range(n):
-            f.write(" ".join(f"w{rng.randrange(vocab)}" for _ in range(length)) + "\n")
-for side in ("src", "tgt"):
-    corpus(f"{out}/train.{side}", batch * (steps + 5))  # one epoch covers every update
-    corpus(f"{out}/valid.{side}", 16)
-PY
-"$NEW/synmt-binarize" vocab -i "$T/train.src" -o "$T/src.vocab" 2>/dev/null
-"$NEW/synmt-binarize" vocab -i "$T/train.tgt" -o "$T/tgt.vocab" 2>/dev/null
-for split in train valid; do
-  "$NEW/synmt-binarize" data --src "$T/$split.src" --tgt "$T/$split.tgt" --src-vocab "$T/src.vocab" \
-    --tgt-vocab "$T/tgt.vocab" -o "$T/$split.h5" 2>/dev/null
-done
+# one epoch covers every update
+bash scripts/bench/synthetic_data.sh "$NEW" "$T" $((MAXB * (STEPS + WARMUP + 5))) 16 "$LEN" "$VOCAB"
 
 # synmt BIN PRESET BATCH -> mean target tokens/s of the windows after the warm-up one
 synmt() {
