@@ -237,8 +237,11 @@ ScoreMatrix collapse_to_words(const ScoreMatrix& phi, const std::vector<std::pai
   const int n = static_cast<int>(spans.size());
   ScoreMatrix w(n + 1, std::vector<double>(n + 1, kNegInf));
   for (int k = 0; k < n; ++k) {
+    // Tran & Bisk §7.1, the "otherwise" case: the collapsed word's own entry sums phi_{l,h} over
+    // every l, h in [u, v], its pieces' root scores and the arcs between its pieces alike.
     double root = 0;
-    for (int v = spans[k].first; v <= spans[k].second; ++v) root += phi.at(v).at(v);
+    for (int u = spans[k].first; u <= spans[k].second; ++u)
+      for (int v = spans[k].first; v <= spans[k].second; ++v) root += phi.at(u).at(v);
     w[0][k + 1] = root;
     for (int l = 0; l < n; ++l) {
       if (k == l) continue;

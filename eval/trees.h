@@ -28,8 +28,10 @@ bool is_projective(const Heads& heads);
 Heads left_branching(int n);
 Heads right_branching(int n);
 
-// Sub-word scores (phi[i][j]: piece i heads piece j, diagonal = root score) to word scores:
-// sums over both pieces' spans (Tran & Bisk §7.1). spans[k] = [first, last] piece of word k+1.
+// Sub-word scores (phi[i][j]: piece i heads piece j, diagonal = root score) to word scores by
+// Tran & Bisk §7.1's phi-hat: word k heads word l with the sum over k's rows and l's columns; word
+// k's root score (phi-hat's diagonal) sums every phi_{u,v} with u, v in k's pieces, the arcs inside
+// the word included. spans[k] = [first, last] piece of word k+1.
 ScoreMatrix collapse_to_words(const ScoreMatrix& piece_scores, const std::vector<std::pair<int, int>>& spans);
 
 // Head-distribution statistics (Bastings et al. 2018, Tables 3-4) over many sentences. Each

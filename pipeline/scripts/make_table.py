@@ -1,7 +1,9 @@
 """Write one results table (Markdown for reading, long-format CSV for analysis) from what the DAG
 measured: per cell the value (a seed group's mean ± sample standard deviation), the paired-bootstrap
 marks against each comparison row, Δ to the first comparison row, optionally the bootstrap 95%
-interval, and the paper's own number beside it.
+interval, and the paper's own number beside it; for every comparison the paper makes (a row
+against its comparison row, per column) a verdict computed from both (verdict.py), and a tally of
+the verdicts under the table.
 
 Everything printed comes from the inputs (scores, significance tests, training summaries, the runs'
 provenance, the paper's YAML), never from the clock, so the same results give byte-identical files.
@@ -17,6 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from experiment import METRIC_NAMES, marks_for  # noqa: E402
 from experiment import system_for as experiment_system  # noqa: E402
 from table_io import write_table  # noqa: E402
+import verdict as verdicts  # noqa: E402
 
 SCALE_NOTES = {
     "smoke": "smoke scale: tiny models on a few hundred sentences for a few dozen updates; the values only prove the wiring and mean nothing",
@@ -86,6 +89,32 @@ def paper_cell(paper, row, column):
     return f"{v}{mark}", float(v)
 
 
+def comparison_verdict(paper, rows, row, col, ci, comp, cell, measured, decimals):
+    """('vs ROW: paper +1.30‡ · here +0.87† · agrees', verdict) for one comparison in one column, or
+    ('', None) when the paper or the measurement lacks one of the two rows."""
+    if paper is None or col.get("paper") is None:
+        return "", None
+    base_row = next(r for r in rows if r["label"] == comp["row"])
+    _, p_row = paper_cell(paper, row, col)
+    _, p_base = paper_cell(paper, base_row, col)
+    if p_row is None or p_base is None or (comp["row"], ci) not in measured or (row["label"], ci) not in measured:
+        return "", None
+    paper_delta = round(p_row - p_base, 6)
+    paper_mark = paper.get("marks", {}).get(row["paper"], {}).get(col["paper"], "")
+    paper_sig = any(m in paper_mark for m in comp["marks"])
+    measured_delta = measured[(row["label"], ci)][0] - measured[(comp["row"], ci)][0]
+    test = next((x for x in cell["tests"] if x["row"] == comp["row"]), None)
+    mark, sig = "", None
+    if test is not None:
+        base, entry = load_json(test["file"])[:2]
+        sig = entry["score"] != base["score"] and entry["p_value"] < 0.05
+        mark = marks_for(entry["p_value"], test["marks"]) if entry["score"] != base["score"] else ""
+    result = verdicts.verdict(paper_delta, paper_sig, measured_delta, sig)
+    shown_paper_mark = "".join(m for m in comp["marks"] if m in paper_mark)
+    return verdicts.verdict_text(comp["row"], paper_delta, shown_paper_mark, measured_delta, mark, result, decimals), result
+
+
+
 def main(sm):
     t = sm.params.table
     results = os.path.dirname(os.path.dirname(sm.output.md))  # RESULTS/tables/NAME.md
@@ -128,7 +157,11 @@ def main(sm):
             md_cols.append(f"95% CI ({col['label']})")
         if paper is not None and col.get("paper") is not None:  # paper: null = no paper counterpart
             md_cols.append(f"paper ({col['paper']})")
+            if any_comparisons:
+                md_cols.append(f"verdict ({col['label']})")
     md_rows, csv_rows = [], []
+    all_verdicts = []
+    paper_marks_recorded = paper is not None and bool(paper.get("marks"))
     for row in t["rows"]:
         md = {"system": row["label"]}
         for ci, col in enumerate(columns):
@@ -165,14 +198,23 @@ def main(sm):
                 scale = DISPLAY_SCALE.get(col.get("metric"), 1.0)
                 lo, hi = scale * (b["mean"] - b["ci"]), scale * (b["mean"] + b["ci"])
                 md[f"95% CI ({col['label']})"] = f"[{fmt(lo, d)}, {fmt(hi, d)}]"
+            texts = []
+            for comp in row["comparisons"]:
+                text, result = comparison_verdict(paper, t["rows"], row, col, ci, comp, c, measured, d)
+                if text:
+                    texts.append(text)
+                    all_verdicts.append(result)
+            if texts:
+                md[f"verdict ({col['label']})"] = "; ".join(texts)
             csv.update({"n": n, "value": fmt(mean, 4), "sd": fmt(sd, 4), "marks": marks, "p_values": "; ".join(pvals),
+                        "verdicts": "; ".join(texts),
                         "delta": signed(delta, 4), "ci_low": fmt(lo, 4), "ci_high": fmt(hi, 4),
                         "runs": " ".join(c["runs"]),
                         "budget": "; ".join(sorted({runs[r]["budget"] for r in c["runs"]}))})
             csv_rows.append(csv)
         md_rows.append(md)
     csv_cols = ["row", "system", "column", "pair", "test", "statistic", "n", "value", "sd", "marks", "p_values", "delta",
-                "ci_low", "ci_high", "paper", "paper_value", "runs", "budget"]
+                "ci_low", "ci_high", "paper", "paper_value", "verdicts", "runs", "budget"]
 
     # header: scale, hardware, budget, date and commit from the results, signatures, bootstrap
     hardware = sorted({load_json(p)["hardware"] for p in sm.input.summaries})
@@ -216,6 +258,14 @@ def main(sm):
     if any(measured[k][2] > 1 for k in measured):
         notes.append("Seed groups: mean ± sample standard deviation (n − 1) over the runs.")
     notes += t.get("notes", [])
+    if paper is not None and any_comparisons:
+        notes.append("Verdict, per comparison the paper makes (\"paper\": its difference and marks; \"here\": the measured Δ and "
+                     "the bootstrap mark): agrees = same sign, and significant here where the paper's was; not significant = "
+                     "neither agreement nor a significant contradiction; contradicts = significant here with the opposite sign; "
+                     "untested = a statistic without a significance test, its sign only."
+                     + ("" if paper_marks_recorded else " The paper's significance marks are not recorded for this table: "
+                        "its differences count as unmarked."))
+        notes.append(verdicts.tally_line(verdicts.tally(all_verdicts)))
     write_table(sm.output.csv, sm.output.md, t["title"], md_cols, md_rows, notes, header=header, csv_cols=csv_cols,
                 csv_rows=csv_rows)
 

@@ -15,7 +15,7 @@ namespace {
 std::string tmp(const std::string& name) { return synmt::test::tmp_path(name); }
 
 // Word scores W (root scores in row 0) spread over the pieces of each word: every word pair's score
-// is split at random over its piece pairs, every root score over the word's diagonal pieces.
+// is split at random over its piece pairs, every root score over the word's own piece pairs.
 synmt::eval::SentenceHeadScores spread(const synmt::eval::ScoreMatrix& W, const std::vector<int>& pieces_per_word,
                                        std::mt19937& rng) {
   synmt::eval::SentenceHeadScores s;
@@ -37,7 +37,8 @@ synmt::eval::SentenceHeadScores spread(const synmt::eval::ScoreMatrix& W, const 
     for (int L = 0; L < n; ++L) {
       std::vector<std::pair<int, int>> cells;
       if (K == L) {
-        for (int v = s.spans[L].first; v <= s.spans[L].second; ++v) cells.emplace_back(v, v);
+        for (int u = s.spans[L].first; u <= s.spans[L].second; ++u)  // phi-hat's root: every pair inside the word
+          for (int v = s.spans[L].first; v <= s.spans[L].second; ++v) cells.emplace_back(u, v);
         split(W[0][L + 1], cells);
       } else {
         for (int a = s.spans[K].first; a <= s.spans[K].second; ++a)

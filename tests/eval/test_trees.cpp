@@ -71,10 +71,38 @@ TEST(Trees, BranchingBaselinesAndCollapse) {
   // pieces: word 1 = {0,1}, word 2 = {2}; phi[i][j]: i heads j, diagonal = root score
   ScoreMatrix phi = {{1, 2, 3}, {4, 5, 6}, {7, 8, 9}};
   auto w = synmt::eval::collapse_to_words(phi, {{0, 1}, {2, 2}});
-  EXPECT_DOUBLE_EQ(w[0][1], 1 + 5);  // root score of word 1: its pieces' diagonal
+  EXPECT_DOUBLE_EQ(w[0][1], 1 + 2 + 4 + 5);  // root score of word 1: every entry inside its pieces
   EXPECT_DOUBLE_EQ(w[0][2], 9);
   EXPECT_DOUBLE_EQ(w[1][2], 3 + 6);  // word 1 heads word 2: rows 0,1, column 2
   EXPECT_DOUBLE_EQ(w[2][1], 7 + 8);
+}
+
+// Tran & Bisk §7.1's phi-hat on a hand 3-word, 5-piece sentence: word 1 = pieces {0, 1}, word 2 =
+// {2}, word 3 = {3, 4}. Arcs inside a word count for its root score (the "otherwise" case), and
+// that decides the root here (the collapse before this test summed the pieces' diagonal only).
+TEST(Trees, CollapseIsThePapersPhiHat) {
+  ScoreMatrix phi = {
+      //  0    1    2    3    4
+      {1.0, 7.0, 0.5, 0.1, 0.2},  // piece 0 (word 1)
+      {0.0, 1.0, 0.3, 0.4, 0.0},  // piece 1 (word 1)
+      {0.2, 0.1, 9.0, 0.6, 0.7},  // piece 2 (word 2)
+      {0.3, 0.0, 0.8, 1.0, 20.0},  // piece 3 (word 3)
+      {0.0, 0.5, 0.9, 0.0, 1.0},  // piece 4 (word 3)
+  };
+  auto w = synmt::eval::collapse_to_words(phi, {{0, 1}, {2, 2}, {3, 4}});
+  EXPECT_DOUBLE_EQ(w[0][1], 1.0 + 7.0 + 0.0 + 1.0);   // sum over l, h in {0, 1}
+  EXPECT_DOUBLE_EQ(w[0][2], 9.0);                     // one piece: its diagonal
+  EXPECT_DOUBLE_EQ(w[0][3], 1.0 + 20.0 + 0.0 + 1.0);  // sum over l, h in {3, 4}
+  EXPECT_DOUBLE_EQ(w[1][2], 0.5 + 0.3);               // rows {0, 1}, column 2
+  EXPECT_DOUBLE_EQ(w[2][1], 0.2 + 0.1);               // row 2, columns {0, 1}
+  EXPECT_DOUBLE_EQ(w[1][3], 0.1 + 0.2 + 0.4 + 0.0);   // rows {0, 1}, columns {3, 4}
+  EXPECT_DOUBLE_EQ(w[3][1], 0.3 + 0.0 + 0.0 + 0.5);
+  EXPECT_DOUBLE_EQ(w[2][3], 0.6 + 0.7);
+  EXPECT_DOUBLE_EQ(w[3][2], 0.8 + 0.9);
+  // Chu-Liu-Edmonds' best tree is rooted at word 3 (22 + 0.8 + 1.7 = 24.5 against 11.4 at most
+  // for the other roots); with root scores from the diagonal alone (2, 9, 2) it was word 2 (11.1)
+  auto heads = synmt::eval::chu_liu_edmonds(w);
+  EXPECT_EQ(heads[3], 0);
 }
 
 TEST(Trees, HeadStatisticsHandComputed) {

@@ -147,3 +147,35 @@ TEST(LatentGraphs, NoiseFollowsTheGeneratorState) {
   auto test_a = model->forward(b.source, b.tgt_in, r).analysis["graph"];
   EXPECT_TRUE(torch::equal(test_a, model->forward(b.source, b.tgt_in, r).analysis["graph"]));  // no noise at test time
 }
+
+// Bastings et al. §3: the Emb and the CNN encoders both add position encodings ("and again add
+// position encodings" for the convolutions). With the convolutions zeroed, the CNN's states are
+// exactly the embeddings plus the sinusoids, as the Emb encoder's; without the positions they would
+// be the bare embeddings (the code before this test had that), identical for a repeated token.
+TEST(LatentGraphs, CnnAndEmbEncodersAddPositions) {
+  for (const char* arch : {"lg_baseline_cnn", "lg_baseline_emb"}) {
+    SCOPED_TRACE(arch);
+    torch::manual_seed(3);
+    auto model = std::dynamic_pointer_cast<synmt::LatentGraphsModel>(synmt::create_model(synmt::test::tiny_arch(arch)));
+    ASSERT_TRUE(model);
+    model->eval();
+    torch::NoGradGuard no_grad;
+    for (auto& item : model->named_parameters())
+      if (item.key().rfind("cnn.", 0) == 0) item.value().zero_();
+    synmt::SourceInput in;
+    in.tokens = torch::full({1, 7}, 5, torch::kInt64);  // one token repeated
+    in.lengths = torch::tensor({7});
+    auto states = model->source_states(in);
+    auto embedded = model->named_parameters()["src_embed.weight"][5].expand({1, 7, -1});
+    EXPECT_TRUE(torch::allclose(states, synmt::add_sinusoidal_positions(embedded, in.lengths), 1e-6, 1e-6));
+    EXPECT_FALSE(torch::allclose(states[0][2], states[0][4]));  // interior positions differ by their position alone
+  }
+}
+
+// The output layer is the paper's own matrix unless tying is asked for.
+TEST(LatentGraphs, OutputLayerIsUntiedByDefault) {
+  auto untied = synmt::create_model(synmt::test::tiny_arch("lg_graph_rnn"));
+  EXPECT_TRUE(untied->named_parameters().contains("output_proj.weight"));
+  auto tied = synmt::create_model(synmt::test::tiny_arch("lg_graph_rnn", {{"tie_target_embeddings", true}}));
+  EXPECT_FALSE(tied->named_parameters().contains("output_proj.weight"));
+}

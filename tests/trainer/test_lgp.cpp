@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "core/error.h"
+#include "core/special_tokens.h"
 #include "eval/trees.h"
 #include "parse/conllu.h"
 #include "trainer/data/batches.h"
@@ -73,6 +74,56 @@ TEST(Lgp, SoftHeadsAreDistributionsOverRootAndTheOtherWords) {
       for (int64_t j = lengths[b] + 1; j < 6; ++j) EXPECT_EQ(row[j].item<float>(), 0.0f) << "padding heads";
     }
   EXPECT_TRUE(torch::allclose(g.labels.sum(-1), torch::ones({2, 6}), 1e-5, 1e-5));
+}
+
+// §3.2: the decoder's "initial state is set with h_{N+1} and its corresponding memory cell". Layer 3
+// is recomputed here by the LSTM equations from the model's parameters (i, f, g, o gates) over
+// [v_enc(w_t); h2_t] for the words and [v_enc(</s>); h2_ROOT] at N+1; the decoder's h0 and c0 must be
+// that recurrence's last hidden state and cell, for each sentence of a batch of unequal lengths
+// (the code before this test started the cell at zero).
+TEST(Lgp, DecoderStartsFromTheEncodersLastStateAndCell) {
+  auto model = make("lgp_nmt");
+  model->eval();
+  torch::NoGradGuard no_grad;
+  auto src = parsed_batch();
+  auto h2 = model->graph(src).parser.states;  // (B, S+1, 2 d1), ROOT at 0
+  auto state = model->encode(src);
+  auto p = model->named_parameters();
+  const auto& E = p["src_embed.weight"];
+  const auto &w_ih = p["encoder.weight_ih_l0"], &w_hh = p["encoder.weight_hh_l0"];
+  auto bias = p["encoder.bias_ih_l0"] + p["encoder.bias_hh_l0"];
+  const int64_t H = w_hh.size(1);
+  for (int64_t b = 0; b < 2; ++b) {
+    const int64_t n = src.lengths[b].item<int64_t>();
+    auto h = torch::zeros({H}), c = torch::zeros({H});
+    for (int64_t t = 0; t <= n; ++t) {
+      auto word = t < n ? src.tokens[b][t].item<int64_t>() : int64_t{synmt::special::kEos};
+      auto x = torch::cat({E[word], t < n ? h2[b][t + 1] : h2[b][0]});
+      auto gates = torch::mv(w_ih, x) + torch::mv(w_hh, h) + bias;
+      auto i = torch::sigmoid(gates.narrow(0, 0, H)), f = torch::sigmoid(gates.narrow(0, H, H));
+      auto g = torch::tanh(gates.narrow(0, 2 * H, H)), o = torch::sigmoid(gates.narrow(0, 3 * H, H));
+      c = f * c + i * g;
+      h = o * torch::tanh(c);
+    }
+    EXPECT_TRUE(torch::allclose(state["h0"][b], h, 1e-5, 1e-6)) << "sentence " << b;
+    EXPECT_TRUE(torch::allclose(state["c0"][b], c, 1e-5, 1e-6)) << "sentence " << b;
+    EXPECT_GT(c.abs().max().item<float>(), 1e-3f);  // a cell that zero could not pass for
+  }
+}
+
+// §4.2: "all the bias vectors and the weight matrices in the softmax layers were initialized with
+// zeros" (the parser's POS classifier and label scorer); its other matrices are not zero.
+TEST(Lgp, ParserSoftmaxLayersAndBiasesStartAtZero) {
+  auto model = make("lgp_nmt");
+  for (const auto& item : model->latent_parser()->named_parameters()) {
+    const auto& name = item.key();
+    const auto& value = item.value();
+    const bool softmax = name.rfind("upos_out.", 0) == 0 || name.rfind("label_linear.", 0) == 0 || name.rfind("label_bilinear.", 0) == 0;
+    const bool lstm = name.rfind("lstm", 0) == 0;
+    const bool is_bias = name.find("bias") != std::string::npos;
+    if (softmax || (is_bias && !lstm)) EXPECT_EQ(value.abs().max().item<float>(), 0.0f) << name;
+    else if (!is_bias && name != "word_embed.weight") EXPECT_GT(value.abs().max().item<float>(), 0.0f) << name;
+  }
 }
 
 TEST(Lgp, UniformHeadsAreExactlyOneOverN) {
@@ -309,11 +360,46 @@ TEST(LengthPrior, RerankesFinishedHypotheses) {
   auto prior = synmt::eval::LengthPrior::from_counts(counts);
   synmt::SearchOptions o;
   o.length_norm = "average";
-  const double a = -3.0, b = -2.4;  // log p with </s>; lengths 4 and 3 tokens with </s>
-  EXPECT_GT(synmt::final_score(o, a, 4, 3), synmt::final_score(o, b, 3, 3));
-  o.length_prior = [&](int64_t src_len, int64_t tgt_len) { return prior.log_prob(src_len, tgt_len - 1); };
-  EXPECT_LT(synmt::final_score(o, a, 4, 3), synmt::final_score(o, b, 3, 3));
-  EXPECT_NEAR(synmt::final_score(o, b, 3, 3), (b + std::log(101.0 / 102.0)) / 3.0, 1e-12);
+  const double a = -3.0, b = -2.4;  // log p with </s>; 3 and 2 words (L_y 4 and 3)
+  EXPECT_GT(synmt::final_score(o, a, 3, 3), synmt::final_score(o, b, 2, 3));
+  o.length_prior = synmt::length_prior_hook(std::make_shared<synmt::eval::LengthPrior>(prior));
+  EXPECT_LT(synmt::final_score(o, a, 3, 3), synmt::final_score(o, b, 2, 3));
+  EXPECT_NEAR(synmt::final_score(o, b, 2, 3), (b + std::log(101.0 / 102.0)) / 3.0, 1e-12);
+}
+
+// Eq. (10) with one L_y at both ends of the search: hypotheses that end with </s> before the
+// maximum length and hypotheses cut at it (a*|x|+b = 2 words here) both score
+// (log p + log p(words | |x|)) / (words + 1). The prior has mass at 2 words only, so a cut
+// hypothesis looked up one length off (1 word, as the code before this test did) or normalised by
+// its words alone would miss the expected score.
+TEST(LengthPrior, SameLengthForEndedAndCutHypotheses) {
+  torch::manual_seed(4);
+  auto model = synmt::create_model(synmt::test::tiny_arch("rnn_tiny"));
+  model->eval();
+  auto data = synmt::test::copy_task(6);
+  synmt::BatchIterator it(data, {});
+  auto batch = it.make_batch({0, 1, 2, 3});
+  std::map<int64_t, std::map<int64_t, int64_t>> counts;
+  for (int64_t lx = 1; lx <= 8; ++lx) counts[lx][2] = 50;
+  auto prior = std::make_shared<synmt::eval::LengthPrior>(synmt::eval::LengthPrior::from_counts(counts));
+  synmt::SearchOptions o;
+  o.beam_size = 20;  // the whole vocabulary: </s> is among the first step's candidates, so some hypotheses end
+  o.nbest = 400;     // every finished hypothesis
+  o.max_len_a = 0;
+  o.max_len_b = 2;
+  o.length_norm = "average";
+  o.length_prior = synmt::length_prior_hook(prior);
+  int cut = 0, ended = 0;
+  const auto results = synmt::beam_search(*model, batch, o);
+  for (std::size_t i = 0; i < results.size(); ++i)
+    for (const auto& h : results[i]) {
+      const auto src_len = batch.source.lengths[static_cast<int64_t>(i)].item<int64_t>();
+      const auto words = static_cast<int64_t>(h.tokens.size());
+      (words == 2 ? cut : ended) += 1;
+      EXPECT_NEAR(h.score, (h.log_prob + prior->log_prob(src_len, words)) / static_cast<double>(words + 1), 1e-9);
+    }
+  EXPECT_GT(cut, 0);
+  EXPECT_GT(ended, 0);
 }
 
 // UnkRep: each <unk> becomes the source word under the attention's argmax at its step (the

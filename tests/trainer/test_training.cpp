@@ -3,7 +3,11 @@
 // ensembles.
 #include <gtest/gtest.h>
 
+#include <torch/optim/sgd.h>
+
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -16,7 +20,10 @@
 #include "trainer/models/registry.h"
 #include "trainer/train/checkpoint.h"
 #include "trainer/train/lr_schedule.h"
+#include "trainer/train/criterion.h"
 #include "trainer/train/trainer.h"
+#include "trainer/train/update_step.h"
+#include "trainer/train/validation_policy.h"
 #include "tests/trainer/tiny_models.h"
 
 namespace {
@@ -102,6 +109,87 @@ TEST(Batches, TokenBatchesRespectTheBudgetAndCoverEverySentenceOnce) {
   }
   EXPECT_NE(it.epoch_plan(1), it.epoch_plan(2));  // reshuffled per epoch
   EXPECT_EQ(it.epoch_plan(1), it.epoch_plan(1));  // seeded
+}
+
+// The two halving rules on a scripted validation curve (lower is better). "rises" halves where a
+// value is worse than the one before (Tran & Bisk §5.3, Hashimoto & Tsuruoka §4.2), "no_new_best"
+// wherever no new best is reached; both stop at the halving that makes max_halvings (SA-NMT: "we
+// stop training after decaying the learning rate five times"). The code before this test had only
+// no_new_best and stopped one halving late.
+TEST(ValidationPolicy, HalvingRulesOnAScriptedCurve) {
+  const std::vector<double> curve{10, 9, 9.5, 9.2, 8, 8.5, 8.6, 8.7, 7, 7.5, 7.4, 7.6, 7.7};
+  auto replay = [&](synmt::HalvingRule rule, int max_halvings) {
+    synmt::ValidationPolicy policy{0, true, rule, max_halvings};
+    synmt::TrainingCursor cur;
+    cur.best = std::numeric_limits<double>::infinity();
+    cur.lr = 1.0;
+    std::vector<int> halved_at;
+    int stopped_at = -1;
+    for (std::size_t k = 0; k < curve.size() && stopped_at < 0; ++k) {
+      const int before = cur.halvings;
+      auto d = synmt::apply_validation(policy, cur, curve[k], curve[k], 0);
+      EXPECT_EQ(d.improved, k == 0 || curve[k] < *std::min_element(curve.begin(), curve.begin() + static_cast<long>(k)));
+      if (cur.halvings > before) halved_at.push_back(static_cast<int>(k));
+      if (d.stop()) stopped_at = static_cast<int>(k);
+    }
+    EXPECT_DOUBLE_EQ(cur.lr, std::pow(0.5, cur.halvings));
+    return std::make_pair(halved_at, stopped_at);
+  };
+  // rises: 9.5 > 9, 8.5 > 8, 8.6 > 8.5, 8.7 > 8.6, 7.5 > 7, 7.6 > 7.4, 7.7 > 7.6 (not 9.2, 7.4: lower than the last)
+  auto [rises, rises_stop] = replay(synmt::HalvingRule::kRises, 5);
+  EXPECT_EQ(rises, (std::vector<int>{2, 5, 6, 7, 9}));
+  EXPECT_EQ(rises_stop, 9);  // at the fifth halving
+  // no new best: every value after the first that is not below 9, 8 or 7
+  auto [plateau, plateau_stop] = replay(synmt::HalvingRule::kNoNewBest, 5);
+  EXPECT_EQ(plateau, (std::vector<int>{2, 3, 5, 6, 7}));
+  EXPECT_EQ(plateau_stop, 7);
+  auto [never, never_stop] = replay(synmt::HalvingRule::kRises, 0);  // 0: halvings never stop the run
+  EXPECT_EQ(never, (std::vector<int>{2, 5, 6, 7, 9, 11, 12}));
+  EXPECT_EQ(never_stop, -1);
+  EXPECT_THROW(synmt::parse_halving_rule("rise"), synmt::ConfigError);
+}
+
+// The loss normalisation on one update with plain SGD and no clipping: the gradient is the summed
+// loss's gradient divided by the batch's target tokens or by its sentences, so the two differ by
+// exactly tokens / sentences (a wrong or missing division would break the ratio or the absolute
+// value, which is checked against a reference gradient computed here).
+TEST(UpdateStep, LossIsDividedByTokensOrSentences) {
+  auto data = copy_task(12);
+  synmt::BatchOptions bo;
+  bo.batch_size = 5;
+  bo.shuffle = false;
+  synmt::BatchIterator batches(data, bo);
+  const std::vector<std::vector<int64_t>> plan{{0, 3, 5, 8, 11}};
+  synmt::Criterion criterion(synmt::CriterionOptions{});
+  auto comm = synmt::make_communicator("single");
+  auto gradients = [&](synmt::LossNormalisation by, synmt::UpdateTotals* totals) {
+    torch::manual_seed(7);
+    auto model = synmt::create_model(tiny("rnn_tiny"));
+    model->eval();  // no dropout: the same function for every call
+    torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(0.0));
+    synmt::UpdateStep step(*model, batches, criterion, synmt::ForwardRequest{true, false}, *comm, torch::Device(torch::kCPU),
+                           synmt::UpdateStepOptions{1, 0.0, false, by});
+    *totals = step.run(plan, 0, sgd, false);
+    std::vector<torch::Tensor> g;
+    for (auto& p : model->parameters()) g.push_back(p.grad().clone());
+    // the reference: the summed loss of the same batch, its gradient by autograd
+    model->zero_grad();
+    auto b = batches.make_batch(plan[0]);
+    criterion(model->forward(b.source, b.tgt_in), b.tgt_out, 0).objective.backward();
+    std::vector<torch::Tensor> summed;
+    for (auto& p : model->parameters()) summed.push_back(p.grad().clone());
+    return std::make_pair(g, summed);
+  };
+  synmt::UpdateTotals by_tokens, by_sentences;
+  auto [g_tok, summed] = gradients(synmt::LossNormalisation::kTargetTokens, &by_tokens);
+  auto [g_sent, summed_again] = gradients(synmt::LossNormalisation::kSentences, &by_sentences);
+  EXPECT_EQ(by_sentences.sentences, 5.0);
+  EXPECT_GT(by_tokens.target_tokens, 5.0 * 3);
+  for (std::size_t k = 0; k < g_tok.size(); ++k) {
+    EXPECT_TRUE(torch::allclose(g_tok[k] * by_tokens.target_tokens, summed[k], 1e-4, 1e-6)) << k;
+    EXPECT_TRUE(torch::allclose(g_sent[k] * by_sentences.sentences, summed[k], 1e-4, 1e-6)) << k;
+  }
+  EXPECT_THROW(synmt::parse_loss_normalisation("tokens"), synmt::ConfigError);
 }
 
 TEST(Training, NonFiniteUpdatesAreSkippedThenTheRunStops) {
@@ -231,12 +319,8 @@ TEST(BeamSearch, LengthPriorAndAverageNormalisationChangeTheRanking) {
   so.beam_size = 4;
   so.nbest = 4;
   so.length_norm = "average";
-  // L counts </s> when the hypothesis ended with it, else it stopped at the length limit a*|x|+b
-  auto norm_length = [&](const synmt::Hypothesis& h, std::size_t i) {
-    const auto src_len = b.source.lengths[static_cast<int64_t>(i)].item<int64_t>();
-    const auto limit = static_cast<std::size_t>(so.max_len_a * static_cast<double>(src_len) + so.max_len_b);
-    return h.tokens.size() == limit ? h.tokens.size() : h.tokens.size() + 1;
-  };
+  // L = words + 1, whether the hypothesis ended with </s> or stopped at the length limit a*|x|+b
+  auto norm_length = [&](const synmt::Hypothesis& h, std::size_t) { return h.tokens.size() + 1; };
   auto plain = synmt::beam_search(*model, b, so);
   for (std::size_t i = 0; i < 2; ++i)
     for (const auto& h : plain[i]) EXPECT_NEAR(h.score, h.log_prob / static_cast<double>(norm_length(h, i)), 1e-9);

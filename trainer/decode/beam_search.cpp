@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "core/special_tokens.h"
+#include "eval/length_prior.h"
 
 namespace synmt {
 namespace {
@@ -18,12 +19,17 @@ double length_penalty(std::size_t length, double alpha) {
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 }  // namespace
 
-double final_score(const SearchOptions& o, double log_prob, std::size_t length, int64_t src_len) {
+double final_score(const SearchOptions& o, double log_prob, std::size_t words, int64_t src_len) {
+  const std::size_t length = words + 1;  // L_y: the end symbol included (beam_search.h)
   if (o.length_prior) log_prob += o.length_prior(src_len, static_cast<int64_t>(length));
   if (o.length_norm == "average") return log_prob / static_cast<double>(std::max<std::size_t>(1, length));
   if (o.length_norm == "fairseq")  // fairseq's lenpen: score / |y|^alpha (Pascal decodes with alpha 0.6)
     return log_prob / std::pow(static_cast<double>(std::max<std::size_t>(1, length)), o.length_penalty);
   return log_prob / length_penalty(length, o.length_penalty);
+}
+
+std::function<double(int64_t, int64_t)> length_prior_hook(std::shared_ptr<const eval::LengthPrior> prior) {
+  return [prior](int64_t src_len, int64_t tgt_len) { return prior->log_prob(src_len, tgt_len - 1); };
 }
 
 std::vector<std::vector<Hypothesis>> beam_search(Seq2SeqModel& model, const Batch& batch, const SearchOptions& o) {
@@ -79,7 +85,7 @@ std::vector<std::vector<Hypothesis>> beam_search(Seq2SeqModel& model, const Batc
         const auto& hist = history[b * K + beam];
         if (token == special::kEos) {
           if (j < K)
-            finished[b].push_back({hist, s, final_score(o, s, hist.size() + 1, src_len[b]),
+            finished[b].push_back({hist, s, final_score(o, s, hist.size(), src_len[b]),
                                    o.collect_attention ? attention_now[b * K + beam] : torch::Tensor()});
           continue;
         }

@@ -5,8 +5,15 @@
 // fairseq's |y|^alpha (Pascal's decoding) or |y| itself (LGP-NMT's 1/L_y), the length prior is optional (LGP-NMT estimates it from the
 // training data). A maximum output length of a*|x|+b, and n-best lists. Beam size 1 is exactly
 // greedy search.
+//
+// One length, |y| = L_y: the output's words plus its end symbol, as y = (y_1 .. y_{L_y}) of
+// Hashimoto & Tsuruoka's eq. (10) ends with the end of the sentence. A hypothesis cut at the
+// maximum length is read as ended there (its output is emitted as one that ended), so it too has
+// L_y = words + 1, in the normaliser and in the prior alike; fairseq, which forces </s> at its
+// maximum length, counts it the same way.
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,6 +23,9 @@
 #include "trainer/models/seq2seq_model.h"
 
 namespace synmt {
+namespace eval {
+class LengthPrior;
+}
 
 struct SearchOptions {
   int beam_size = 5;
@@ -24,7 +34,7 @@ struct SearchOptions {
   int max_len_b = 10;
   int nbest = 1;
   std::string length_norm = "gnmt";  // gnmt | fairseq (|y|^alpha) | average (divide by |y|); |y| counts </s>
-  // log p(target length | source length), added before normalising; empty = no prior
+  // log p(L_y | L_x), L_y = words + 1 (see above), added before normalising; empty = no prior
   std::function<double(int64_t src_len, int64_t tgt_len)> length_prior;
   bool collect_attention = false;  // keep each hypothesis' source attention (the model's state["attention"])
 };
@@ -36,9 +46,13 @@ struct Hypothesis {
   torch::Tensor attention;      // (steps, S) with collect_attention: one row per output step (</s> included)
 };
 
-// The ranking score of a finished hypothesis of `length` tokens (</s> included) with summed
-// log-probability log_prob, from a source of `src_len` tokens: (log_prob + log prior) / norm.
-double final_score(const SearchOptions& options, double log_prob, std::size_t length, int64_t src_len);
+// The ranking score of a finished hypothesis of `words` words (L_y = words + 1) with summed
+// log-probability log_prob, from a source of `src_len` tokens: (log_prob + log prior(L_y)) / norm(L_y).
+double final_score(const SearchOptions& options, double log_prob, std::size_t words, int64_t src_len);
+
+// The search's prior hook over an estimated prior (eval/length_prior.h), whose statistics count the
+// words of each training target: L_y = words + 1 is looked up as `words`.
+std::function<double(int64_t, int64_t)> length_prior_hook(std::shared_ptr<const eval::LengthPrior> prior);
 
 std::vector<std::vector<Hypothesis>> beam_search(Seq2SeqModel& model, const Batch& batch, const SearchOptions& options);
 std::vector<std::vector<int32_t>> greedy_search(Seq2SeqModel& model, const Batch& batch, const SearchOptions& options);

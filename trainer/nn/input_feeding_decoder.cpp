@@ -42,7 +42,7 @@ InputFeedingDecoderImpl::InputFeedingDecoderImpl(const InputFeedingDecoderOption
 
 void InputFeedingDecoderImpl::start(DecodeState& state, const torch::Tensor& memory, const torch::Tensor& allowed,
                                     const torch::Tensor& init_memory, const torch::Tensor& lengths,
-                                    const torch::Tensor& init_position) {
+                                    const torch::Tensor& init_position, const torch::Tensor& init_cell) {
   const int64_t B = memory.size(0), L = options_.layers;
   state["memory"] = memory;
   state["mask"] = allowed;
@@ -54,15 +54,19 @@ void InputFeedingDecoderImpl::start(DecodeState& state, const torch::Tensor& mem
     c0 = bridge_c(mean).chunk(L, 1);
   } else {
     auto zero = torch::zeros({B, options_.hidden}, memory.options());
-    auto first = zero;
+    auto first = zero, first_cell = zero;
     if (options_.init == DecoderInit::kPosition) {
       if (!init_position.defined()) throw ConfigError("decoder: init = position without a position");
       auto index = init_position.to(init_memory.device()).view({B, 1, 1}).expand({B, 1, init_memory.size(2)});
       first = init_memory.gather(1, index).squeeze(1);
+      if (init_cell.defined()) {
+        if (init_cell.sizes() != first.sizes()) throw ConfigError("decoder: init_cell must be (batch, hidden)");
+        first_cell = init_cell;
+      }
     }
     for (int64_t l = 0; l < L; ++l) {
       h0.push_back(l == 0 ? first : zero);
-      c0.push_back(zero);
+      c0.push_back(l == 0 ? first_cell : zero);
     }
   }
   for (int64_t l = 0; l < L; ++l) {

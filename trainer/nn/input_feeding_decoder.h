@@ -54,10 +54,12 @@ class InputFeedingDecoderImpl : public torch::nn::Module {
   explicit InputFeedingDecoderImpl(const InputFeedingDecoderOptions& options);
   // Puts the content memory (B, S, D), its mask (B, S) and the initial state into `state`.
   // init_memory is what the bridge averages / the position is read from (the memory before
-  // dropout); init_position (B) int64 is used with DecoderInit::kPosition.
+  // dropout); init_position (B) int64 is used with DecoderInit::kPosition, and init_cell (B, hidden),
+  // when given, is the first layer's initial memory cell there (zero otherwise): the encoder's cell
+  // at that position, as Hashimoto & Tsuruoka start theirs ("h_{N+1} and its corresponding memory cell").
   void start(DecodeState& state, const torch::Tensor& memory, const torch::Tensor& allowed,
              const torch::Tensor& init_memory, const torch::Tensor& lengths,
-             const torch::Tensor& init_position = torch::Tensor());
+             const torch::Tensor& init_position = torch::Tensor(), const torch::Tensor& init_cell = torch::Tensor());
   // Adds extra memory `name` (B, S_m, D_m) with its mask (B, S_m).
   static void add_memory(DecodeState& state, const std::string& name, const torch::Tensor& memory, const torch::Tensor& allowed);
   // One step: updates the state; returns u_t (N, output_dim). Leaves the content attention in

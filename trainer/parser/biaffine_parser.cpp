@@ -48,6 +48,12 @@ BiaffineParserImpl::BiaffineParserImpl(const ParserOptions& o) : options_(o) {
   for (auto* l : {&upos_out, &tag_embed, &arc_dep, &arc_head, &label_dep, &label_head, &label_linear})
     if (*l) torch::nn::init::xavier_uniform_((*l)->weight);
   if (!biaffine) torch::nn::init::xavier_uniform_(arc_w);
+  if (o.zero_softmax_init) {
+    upos_out->weight.zero_();
+    label_linear->weight.zero_();  // label_bilinear's weight is zero already
+    for (auto& p : named_parameters())
+      if (p.key().find("bias") != std::string::npos && p.key().rfind("lstm", 0) != 0) p.value().zero_();
+  }
   for (auto* lstm : {&lstm1, &lstm2})  // forget-gate bias 1 (LGP): 0.5 in each of bias_ih and bias_hh
     for (auto& p : (*lstm)->named_parameters())
       if (p.key().find("bias") != std::string::npos) p.value().zero_().narrow(0, h, h).fill_(0.5);

@@ -32,6 +32,10 @@ struct ParserOptions {
   double dropout = 0.33;      // embeddings, LSTM outputs, MLPs
   double word_dropout = 0.2;  // training: a word id becomes <unk> with this probability
   std::string arc_scorer = "biaffine";  // biaffine (MLPs + U, Dozat & Manning) | bilinear (h_j^T W_dp h_i, LGP)
+  // LGP's §4.2: "all the bias vectors and the weight matrices in the softmax layers" start at zero
+  // (the POS classifier, the label scorer's output weights); false: the projections' Xavier
+  // initialisation and LibTorch's default biases.
+  bool zero_softmax_init = false;
 
   // The JSON keys, once: from_json / to_json (core/config.h) visit them.
   template <class Self, class Visit>
@@ -49,6 +53,7 @@ struct ParserOptions {
     v("dropout", o.dropout);
     v("word_dropout", o.word_dropout);
     v("arc_scorer", o.arc_scorer);
+    v("zero_softmax_init", o.zero_softmax_init);
   }
   static ParserOptions from_json(const nlohmann::json& j);
   nlohmann::json to_json() const;

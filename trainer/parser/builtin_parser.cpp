@@ -369,7 +369,7 @@ nlohmann::json train_parser(const ParserTrainOptions& o, const ParserOptions& mo
   std::filesystem::create_directories(out_dir);
   MetricsLog metrics(out_dir + "/metrics.jsonl", /*append=*/false);
   // LAS higher is better: the policy keeps the lowest value; patience counts epochs without a new best
-  const ValidationPolicy policy{std::max(1, o.patience), /*halve_lr_on_plateau=*/false, 0};
+  const ValidationPolicy policy{std::max(1, o.patience), /*halve_lr=*/false, HalvingRule::kNoNewBest, 0};
   TrainingCursor cursor;
   cursor.best = std::numeric_limits<double>::infinity();
   std::mt19937_64 rng(o.seed);

@@ -121,10 +121,9 @@ int main(int argc, char** argv) {
         options.search = search;
         options.search.collect_attention = !dump_attention.empty() || unk_replace;
         if (!unk_dictionary.empty() && !unk_replace) throw synmt::ConfigError("--unk-dictionary needs --unk-replace");
-        if (!length_prior_path.empty()) {  // the hook's |y| counts </s>; the prior counts words
-          auto prior = std::make_shared<synmt::eval::LengthPrior>(synmt::eval::LengthPrior::load(length_prior_path));
-          options.search.length_prior = [prior](int64_t src_len, int64_t tgt_len) { return prior->log_prob(src_len, tgt_len - 1); };
-        }
+        if (!length_prior_path.empty())
+          options.search.length_prior =
+              synmt::length_prior_hook(std::make_shared<synmt::eval::LengthPrior>(synmt::eval::LengthPrior::load(length_prior_path)));
         options.greedy = greedy;
         options.batch_size = batch_size;
         options.workers = options.device.is_cpu() ? std::max(1, runtime.threads) : 1;

@@ -47,6 +47,9 @@ TrainOptions TrainOptions::from_json(const nlohmann::json& j) {
   if (o.valid_per_epoch < 1) throw ConfigError("train.valid_per_epoch must be >= 1");
   if (o.criterion == CriterionKind::kBlackout && (o.blackout_samples < 1 || o.blackout_alpha < 0 || o.label_smoothing != 0))
     throw ConfigError("train.criterion blackout needs blackout_samples >= 1, blackout_alpha >= 0 and no label smoothing");
+  parse_halving_rule(o.halve_lr_when);
+  parse_loss_normalisation(o.loss_normalisation);
+  if (o.max_halvings < 0) throw ConfigError("train.max_halvings must be >= 0 (0: never stop for halvings)");
   if (o.precision == Precision::kBf16 && o.device.rfind("cuda", 0) != 0)
     throw ConfigError("train.precision = bf16 needs train.device = cuda: training on the CPU stays in float32");
   return o;
@@ -172,7 +175,7 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
   }
   const Criterion criterion(co);
   UpdateStep update_step(model, batches, criterion, ForwardRequest{/*log_probs=*/!co.blackout, /*analysis=*/false}, comm, device,
-                         UpdateStepOptions{o.update_freq, o.clip_norm, bf16});
+                         UpdateStepOptions{o.update_freq, o.clip_norm, bf16, parse_loss_normalisation(o.loss_normalisation)});
   const std::string state_path = out_dir + "/state.pt";
   const std::string config_json = config.dump();
   TrainingCursor cur;
@@ -226,7 +229,7 @@ TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const
   // epoch): perplexity, optionally greedy BLEU, keep-best, plateau halving, patience, snapshots for
   // averaging. Every rank computes it on the same parameters, so every rank decides the same.
   // Returns true when training should stop.
-  const ValidationPolicy policy{o.patience, o.halve_lr_on_plateau, o.max_halvings};
+  const ValidationPolicy policy{o.patience, o.halve_lr_on_plateau, parse_halving_rule(o.halve_lr_when), o.max_halvings};
   auto validate = [&]() {
     cur.last_validation_step = cur.steps;
     ++cur.validations;

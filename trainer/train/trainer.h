@@ -63,7 +63,9 @@ struct TrainOptions {
   double blackout_alpha = 0.4;    // noise q ~ unigram^alpha of the training targets
   std::map<std::string, double> aux_loss_weights;  // criterion weight per auxiliary loss name (default 1)
   bool halve_lr_on_plateau = true;
-  int max_halvings = 5;
+  std::string halve_lr_when = "no_new_best";  // rises | no_new_best (validation_policy.h)
+  int max_halvings = 5;                       // stop at this halving; 0 = never
+  std::string loss_normalisation = "target_tokens";  // target_tokens | sentences (update_step.h)
   int patience = 0;            // >0: stop after this many validations without improvement
   KeepBest keep_best = KeepBest::kPpl;
   bool valid_bleu = false;     // greedy-decode the validation set each epoch (on when keep_best = bleu)
@@ -114,7 +116,9 @@ struct TrainOptions {
     v("blackout_alpha", o.blackout_alpha);
     v("aux_loss_weights", o.aux_loss_weights);
     v("halve_lr_on_plateau", o.halve_lr_on_plateau);
+    v("halve_lr_when", o.halve_lr_when);
     v("max_halvings", o.max_halvings);
+    v("loss_normalisation", o.loss_normalisation);
     v("patience", o.patience);
     v("keep_best", o.keep_best);
     v("valid_bleu", o.valid_bleu);

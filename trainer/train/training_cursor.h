@@ -2,6 +2,7 @@
 // Where a training run stands: the position in the epoch's batch plan, the schedule's state and
 // the counters that the training state (training_state.h) saves and --resume restores. Torch-free.
 #include <cstdint>
+#include <limits>
 
 namespace synmt {
 
@@ -11,6 +12,7 @@ struct TrainingCursor {
   int64_t steps = 0;
   double lr = 0;                // base rate after plateau halvings (the schedule applies on top)
   double best = 0;              // best validation value, lower is better (ppl, or -BLEU)
+  double previous = std::numeric_limits<double>::infinity();  // the last validation's value
   double best_ppl = 0, best_bleu = 0, elapsed_seconds = 0;
   int halvings = 0, best_epoch = 0;
   int bad_validations = 0;      // in a row, for early stopping

@@ -24,7 +24,7 @@ void save_training_state(const std::string& path, Seq2SeqModel& model, torch::op
                                        static_cast<int64_t>(c.bad_validations), c.skipped_updates,
                                        static_cast<int64_t>(c.validations), c.last_validation_step},
                                       torch::kInt64));
-  archive.write("reals", torch::tensor({c.lr, c.best, c.elapsed_seconds, c.best_ppl, c.best_bleu}, torch::kFloat64));
+  archive.write("reals", torch::tensor({c.lr, c.best, c.elapsed_seconds, c.best_ppl, c.best_bleu, c.previous}, torch::kFloat64));
   save_archive(archive, path);
 }
 
@@ -94,6 +94,7 @@ TrainingCursor load_training_state(const std::string& path, Seq2SeqModel& model,
     c.elapsed_seconds = r[2];
     c.best_ppl = r[3];
     c.best_bleu = r[4];
+    if (reals.numel() > 5) c.previous = r[5];  // states written before the halving rules lack it
     return c;
   });
 }

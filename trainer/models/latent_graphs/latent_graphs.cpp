@@ -63,13 +63,24 @@ std::map<std::string, std::string> LatentGraphsModel::analysis_axes() const {
   return axes;
 }
 
+// s_1^m of §3: "word embeddings [plus] position encodings" (Emb); "convolutional layers as also
+// used by Gehring et al. (2017), and again add position encodings" (CNN): the positions go into the
+// convolutions' input, as in Gehring et al.'s encoder, where they are added to the word embeddings;
+// "a bi-directional RNN" (RNN), which needs none.
+torch::Tensor LatentGraphsModel::source_states(const SourceInput& input, const torch::Tensor& x) {
+  if (options_.encoder == "rnn") return rnn(x, input.lengths);
+  auto positioned = add_sinusoidal_positions(x, input.lengths);
+  if (options_.encoder == "cnn") return cnn(positioned, input.lengths);
+  return positioned;
+}
+
+torch::Tensor LatentGraphsModel::source_states(const SourceInput& input) {
+  return source_states(input, dropout(src_embed(input.tokens)));
+}
+
 DecodeState LatentGraphsModel::encode_with(const SourceInput& input, ModelOutput* analysis) {
-  auto embedded = src_embed(input.tokens);
-  auto x = dropout(embedded);
-  torch::Tensor states;
-  if (options_.encoder == "rnn") states = rnn(x, input.lengths);
-  else if (options_.encoder == "cnn") states = cnn(x, input.lengths);
-  else states = add_sinusoidal_positions(x, input.lengths);
+  auto x = dropout(src_embed(input.tokens));
+  torch::Tensor states = source_states(input, x);
   torch::Tensor a;
   if (options_.graph) {
     auto lambda = graph(x, input.lengths);

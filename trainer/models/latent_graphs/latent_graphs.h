@@ -1,9 +1,13 @@
 #pragma once
 // Latent-graph NMT (Bastings, Aziz, Titov & Sima'an 2018): a translation encoder (Emb: embeddings +
-// sinusoidal positions; CNN: residual width-k convolutions; RNN: a BiLSTM) whose states pass one
-// GCN layer over a Concrete-sampled latent graph (nn/latent_graph.h, nn/gcn.h) computed from the
-// same source embeddings, then a Luong-attention LSTM decoder (general score, input feeding). The
-// baselines (graph: false) replace the GCN by the dense ReLU layer with the same residual.
+// sinusoidal positions; CNN: the same positioned embeddings through residual width-k convolutions;
+// RNN: a BiLSTM) whose states pass one GCN layer over a Concrete-sampled latent graph
+// (nn/latent_graph.h, nn/gcn.h) computed from the same source embeddings, then a Luong-attention
+// LSTM decoder (general score, input feeding) with its own output layer. The baselines (graph:
+// false) replace the GCN by the dense ReLU layer with the same residual.
+// The CNN: the paper cites Gehring et al.'s ACL 2017 convolutional *encoder* (residual convolutions
+// over embeddings plus positions), not the gated linear units of their later ConvS2S, and names no
+// non-linearity; we use x + ReLU(conv(x)), the non-linearity of the dense baseline and of the GCN.
 // Temperature tau_t = tau0 * decay^floor(t / t_d), t_d one epoch of updates unless set; kept in a
 // buffer, so checkpoints, resume and decoding agree. At test time the graph is softmax(lambda / tau)
 // without noise (the paper is silent; test_graph: plain gives softmax(lambda)).
@@ -40,7 +44,8 @@ struct LatentGraphsOptions {
   std::string attention_score = "general";
   double dropout = 0.3;
   double init_range = 0.1;
-  bool tie_target_embeddings = true;
+  // The paper's output layer is its own matrix; true ties it to the target embeddings (not the paper).
+  bool tie_target_embeddings = false;
 
   template <class Self, class Visit>
   static void fields(Self& o, Visit&& v) {
@@ -84,9 +89,12 @@ class LatentGraphsModel : public Seq2SeqModel {
   std::map<std::string, std::string> analysis_axes() const override;
   void set_training_context(const TrainingContext& context) override;
   double temperature() const { return tau.item<double>(); }
+  // s_1^m: the translation encoder's states before the GCN (B, S, embed_dim)
+  torch::Tensor source_states(const SourceInput& src);
 
  private:
   DecodeState encode_with(const SourceInput& src, ModelOutput* analysis);
+  torch::Tensor source_states(const SourceInput& src, const torch::Tensor& embedded);
   torch::Tensor output_logits(const torch::Tensor& u);
 
   LatentGraphsOptions options_;

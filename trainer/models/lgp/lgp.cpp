@@ -59,11 +59,13 @@ torch::Tensor ngram_table(const LgpOptions& o, const parser::ParserVocab& vocab)
   return table;
 }
 
-torch::Tensor run_lstm(torch::nn::LSTM& lstm, const torch::Tensor& x, const torch::Tensor& lengths) {
+// The states (B, S, H) and each sentence's memory cell at its last position (B, H).
+std::pair<torch::Tensor, torch::Tensor> run_lstm(torch::nn::LSTM& lstm, const torch::Tensor& x, const torch::Tensor& lengths) {
   namespace rnn = torch::nn::utils::rnn;
   auto packed = rnn::pack_padded_sequence(x, lengths.to(torch::kCPU), /*batch_first=*/true, /*enforce_sorted=*/false);
-  auto out = std::get<0>(lstm->forward_with_packed_input(packed));
-  return std::get<0>(rnn::pad_packed_sequence(out, /*batch_first=*/true, 0.0, x.size(1)));
+  auto [out, final_state] = lstm->forward_with_packed_input(packed);
+  auto states = std::get<0>(rnn::pad_packed_sequence(out, /*batch_first=*/true, 0.0, x.size(1)));
+  return {states, std::get<1>(final_state).select(0, 0)};  // one layer: c_n[0], in the batch's order
 }
 
 // forget-gate bias 1 (the paper's), split over LibTorch's two bias vectors
@@ -91,6 +93,7 @@ parser::ParserOptions LgpOptions::parser_options() const {
   p.dropout = parser_dropout;
   p.word_dropout = word_dropout;
   p.arc_scorer = arc_scorer;
+  p.zero_softmax_init = true;  // §4.2
   return p;
 }
 
@@ -208,10 +211,11 @@ DecodeState LgpModel::encode_with(const SourceInput& src, ModelOutput* analysis)
                     .scatter(1, lengths.view({B, 1}), torch::full({B, 1}, special::kEos, src.tokens.options()));
   auto h2_enc = torch::cat({h2.narrow(1, 1, S), torch::zeros({B, 1, d2}, h2.options())}, 1)
                     .scatter(1, lengths.view({B, 1, 1}).expand({B, 1, d2}), h2.select(1, 0).unsqueeze(1));
-  auto states = run_lstm(encoder, torch::cat({src_embed(tokens), h2_enc}, -1), lengths + 1);  // (B, S+1, d3)
+  auto [states, last_cell] = run_lstm(encoder, torch::cat({src_embed(tokens), h2_enc}, -1), lengths + 1);  // (B, S+1, d3)
   auto allowed = length_mask(lengths + 1, S + 1, device);
   DecodeState state;
-  decoder->start(state, states, allowed, states, lengths + 1, lengths);
+  // §3.2: the decoder's "initial state is set with h_{N+1} and its corresponding memory cell"
+  decoder->start(state, states, allowed, states, lengths + 1, lengths, last_cell);
   if (heads_mode_ == LgpHeads::kNone) return state;
   // p(H_i = .) of the words in layer 3's order: head word j at j - 1, ROOT at </s>
   auto word_heads = g.heads.narrow(1, 1, S);  // (B, S, S+1), parser order

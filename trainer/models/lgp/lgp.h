@@ -22,7 +22,8 @@
 // Where this differs from the paper (docs/lgp.md): ROOT is the parser's own position 0 (a learned
 // root embedding, the builtin parser's) and is identified with the </s> position N+1 in layer 3 and
 // the composition; the label softmax is the builtin parser's biaffine label scorer applied to the
-// expected head representation; the decoder's initial cell state is zero.
+// expected head representation. As the paper: the decoder starts from h_{N+1} and layer 3's memory
+// cell there (§3.2); the parser's softmax layers and biases start at zero (§4.2, zero_softmax_init).
 //
 // Parameter count (the test checks it): V_s, V_t the vocabularies, G the n-grams of the source
 // vocabulary + 2, P = upos, Lp = labels (the parser's label classes), L = the composition's label

@@ -1,0 +1,94 @@
+"""The reproduction verdict of one comparison a paper makes (a row against its comparison row, in one
+column), computed from the data: the paper's difference and whether the paper marks it significant,
+the measured difference and whether the paired bootstrap finds it significant here.
+
+    agrees            same sign, and significant here where the paper's was (a paper difference
+                      without a significance mark needs only the sign)
+    not significant   the measured difference is not significant, and the sign alone cannot agree:
+                      opposite sign, or same sign where the paper's difference was significant
+    contradicts       significant here, with the opposite sign to the paper's
+    same direction (untested) / opposite direction (untested)
+                      a statistic without a significance test (e.g. a head distance): the sign only
+
+A paper difference of exactly zero agrees with a measured difference that is not significant and is
+contradicted by a significant one. Imported by make_table.py and make_scoreboard.py; tested by
+tests/pipeline/test_verdict.py on a hand table.
+"""
+import re
+
+AGREES = "agrees"
+NOT_SIGNIFICANT = "not significant"
+CONTRADICTS = "contradicts"
+SAME_UNTESTED = "same direction (untested)"
+OPPOSITE_UNTESTED = "opposite direction (untested)"
+ORDER = [AGREES, NOT_SIGNIFICANT, CONTRADICTS, SAME_UNTESTED, OPPOSITE_UNTESTED]
+
+TALLY_PREFIX = "Reproduction tally"
+
+
+def sign(x):
+    return (x > 0) - (x < 0)
+
+
+def verdict(paper_delta, paper_significant, measured_delta, measured_significant):
+    """paper_significant: bool (the paper's marks were recorded for this cell's table);
+    measured_significant: bool, or None when the statistic has no significance test."""
+    if paper_delta is None or measured_delta is None:
+        return None
+    if measured_significant is None:
+        return SAME_UNTESTED if sign(paper_delta) == sign(measured_delta) else OPPOSITE_UNTESTED
+    if sign(paper_delta) == 0:
+        return CONTRADICTS if measured_significant else AGREES
+    if sign(paper_delta) == sign(measured_delta) and (measured_significant or not paper_significant):
+        return AGREES
+    if sign(paper_delta) == -sign(measured_delta) and measured_significant:
+        return CONTRADICTS
+    return NOT_SIGNIFICANT
+
+
+def signed(x, decimals):
+    return f"{x:+.{decimals}f}"
+
+
+def verdict_text(comparison_row, paper_delta, paper_marks, measured_delta, measured_marks, result, decimals):
+    """The verdict cell of one comparison: 'vs NMT: paper +0.82‡ · here +1.37‡ · agrees'."""
+    return (f"vs {comparison_row}: paper {signed(paper_delta, 2)}{paper_marks} · here {signed(measured_delta, decimals)}"
+            f"{measured_marks} · {result}")
+
+
+def tally(verdicts):
+    """{verdict: count} over a list of verdict strings (None left out)."""
+    counts = {}
+    for v in verdicts:
+        if v is not None:
+            counts[v] = counts.get(v, 0) + 1
+    return counts
+
+
+def tally_line(counts):
+    """One line, machine-readable by parse_tally: 'Reproduction tally: 6 comparisons with a paper
+    difference: 3 agrees, 2 not significant, 1 contradicts.'"""
+    total = sum(counts.values())
+    if total == 0:
+        return f"{TALLY_PREFIX}: no comparison of the paper's has both its numbers here."
+    parts = ", ".join(f"{counts[v]} {v}" for v in ORDER if counts.get(v))
+    return f"{TALLY_PREFIX}: {total} comparison{'s' if total != 1 else ''} with a paper difference: {parts}."
+
+
+_TALLY_RE = re.compile(r"^" + TALLY_PREFIX + r": (\d+) comparisons? with a paper difference: (.*)\.$")
+
+
+def parse_tally(line):
+    """The counts of a tally_line, or None when the line is not one (or tallies nothing)."""
+    m = _TALLY_RE.match(line.strip())
+    if not m:
+        return None
+    counts = {}
+    for part in m.group(2).split(", "):
+        n, name = part.split(" ", 1)
+        if name not in ORDER:
+            raise ValueError(f"unknown verdict '{name}' in: {line}")
+        counts[name] = int(n)
+    if sum(counts.values()) != int(m.group(1)):
+        raise ValueError(f"tally does not add up: {line}")
+    return counts
