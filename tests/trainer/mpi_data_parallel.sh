@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Data parallelism over MPI ranks (CPU):
 #  1. 2 ranks sharing a batch of 8 sentences end with the same parameters as 1 process with batch 8
-#     after 6 Adam steps (dropout off); tolerance 1e-4 absolute (float32 summation order differs).
+#     after 6 Adam steps (dropout off); tolerance 1e-4 absolute (float32 summation order differs);
+#     and after 6 plain SGD steps without clipping under each loss normalisation (tolerance 1e-5),
+#     which a wrong gradient scale would break.
 #  2. A rank killed with SIGKILL in the middle of training makes the whole job exit non-zero
 #     within 60 seconds (no hang).
 #  3. Exact multi-rank resume: 2 ranks with dropout on, the job SIGKILLed at a random moment, then
@@ -36,6 +38,33 @@ print(f"1 rank x batch 8 vs 2 ranks x 4: {a.size} parameters, max abs difference
 sys.exit(0 if diff < 1e-4 else 1)
 PY
 then passed=$((passed + 1)); else echo "FAIL: parameters differ"; failed=$((failed + 1)); fi
+
+# 1b. The same with plain SGD and no clipping, under both loss normalisations: Adam and clipping
+# are invariant to multiplying every gradient by one constant, SGD is not, so a wrong division by
+# the global token or sentence count (missing, doubled, per rank) changes the parameters here. The
+# two ranks' shares have unequal token counts (sentences of different lengths, dealt alternately).
+# The check can fail: the one-process run under one normalisation must differ from the 2-rank run
+# under the other (the comparison sees the gradient's scale).
+compare() {
+  "$PY" - "$1" "$2" "$3" <<'PY'
+import sys
+import numpy as np
+a, b = (np.fromfile(p, dtype=np.float32) for p in sys.argv[1:3])
+diff = float(np.abs(a - b).max()) if a.size == b.size and a.size > 0 else float("inf")
+print(f"{sys.argv[3]}: max abs difference {diff:.3g}")
+sys.exit(0 if diff < 1e-5 else 1)
+PY
+}
+for norm in target_tokens sentences; do
+  sed "s/\"lr\": 0.01,/\"lr\": 0.5, \"optimizer\": \"sgd\", \"clip_norm\": 0.0, \"loss_normalisation\": \"$norm\",/" "$T/cfg.json" > "$T/sgd_$norm.json"
+  "$BIN/synmt-train" -c "$T/sgd_$norm.json" "${common[@]}" -o "$T/sgd1_$norm" --dist single --dump-params "$T/s1_$norm.bin" 2>/dev/null
+  "${MPIRUN[@]}" "$BIN/synmt-train" -c "$T/sgd_$norm.json" "${common[@]}" -o "$T/sgd2_$norm" --dist mpi --dump-params "$T/s2_$norm.bin" 2>/dev/null
+  if compare "$T/s1_$norm.bin" "$T/s2_$norm.bin" "SGD, no clipping, $norm: 1 rank x batch 8 vs 2 ranks x 4"
+  then passed=$((passed + 1)); else echo "FAIL: SGD parameters differ ($norm)"; failed=$((failed + 1)); fi
+done
+if compare "$T/s1_target_tokens.bin" "$T/s2_sentences.bin" "SGD, tokens (1 rank) vs sentences (2 ranks), must differ" > "$T/scale.txt"
+then echo "FAIL: the SGD comparison cannot see the gradient's scale"; cat "$T/scale.txt"; failed=$((failed + 1))
+else passed=$((passed + 1)); cat "$T/scale.txt"; fi
 
 # a rank dies: the job must end, non-zero, within 60 s
 sed 's/"max_steps": 6, "max_epochs": 1/"max_steps": 0, "max_epochs": 100000, "max_minutes": 3/' "$T/cfg.json" > "$T/long.json"
