@@ -4,7 +4,11 @@
 # byte-identical to an uninterrupted run (dropout on, one thread, 40 updates with a state saved
 # every update). The data carries source syntax (a chain tree per sentence, imported as CoNLL-U),
 # so presets that read parents or labels train too. A preset added later is covered without
-# changing this script. Prints 'N passed, N failed'.
+# changing this script. A check counts only when the kill really ended the run (exit 137, a state
+# saved before it) and the resume starts strictly between update 0 and the last; otherwise the
+# preset is tried again with a longer run (40, 160, 640 updates) and fails if it never was.
+# Shown to fail: with `kill -KILL` replaced by nothing, every preset reports "not killed mid-way"
+# three times and fails. Prints 'N passed, N failed'.
 set -uo pipefail
 BIN=$1/bin
 DATA=$2
@@ -22,24 +26,43 @@ awk '{for (i = 1; i <= NF; ++i) printf "%d\t%s\t_\t%s\t_\t_\t%d\t%s\t_\t_\n", i,
 "$BIN/synmt-binarize" data --src "$T/s.txt" --tgt "$T/t.txt" --src-vocab "$T/vs" --tgt-vocab "$T/vt" --src-parse "$T/s.parse.h5" \
   --src-parse-corpus "$T/s.txt" --src-labels "$T/labels" --src-upos "$T/upos" --subwords none -o "$T/syntax.h5" 2> "$T/bin.log" \
   || { cat "$T/bin.log"; exit 1; }
-for arch in $("$BIN/synmt-train" --list-archs | awk '{print $1}'); do
-  printf '{"model": {"arch": "%s"}, "train": {"batch_size": 8, "max_steps": 40, "max_epochs": 1000, "lr": 0.003, "seed": 5, "threads": 1, "checkpoint_interval": 1}}\n' \
-    "$arch" > "$T/cfg.json"
+# One attempt: an uninterrupted run of $1 updates, and a run SIGKILLed once its first state exists
+# then resumed. Prints the outcome; returns 0 (byte-identical after a real mid-way resume), 1 (a
+# failure), 2 (the run was not killed mid-way: it finished first, or no state was written in time).
+attempt() {
+  local steps=$1
+  printf '{"model": {"arch": "%s"}, "train": {"batch_size": 8, "max_steps": %d, "max_epochs": 1000, "lr": 0.003, "seed": 5, "threads": 1, "checkpoint_interval": 1}}\n' \
+    "$arch" "$steps" > "$T/cfg.json"
   TRAIN=("$BIN/synmt-train" -c "$T/cfg.json" --tiny --train "$T/syntax.h5" --valid "$T/syntax.h5" --src-vocab "$T/vs"
          --tgt-vocab "$T/vt" --dist single)
-  train() { "${TRAIN[@]}" "$@"; }  # the killed run starts from the array: `function &` would be a bash subshell
   rm -rf "$T/full" "$T/killed"
-  train -o "$T/full" --dump-params "$T/full.bin" > "$T/full.log" 2>&1 || { echo "FAIL $arch: uninterrupted run"; tail -3 "$T/full.log"; failed=$((failed + 1)); continue; }
+  "${TRAIN[@]}" -o "$T/full" --dump-params "$T/full.bin" > "$T/full.log" 2>&1 || { echo "FAIL $arch: uninterrupted run"; tail -3 "$T/full.log"; return 1; }
   "${TRAIN[@]}" -o "$T/killed" --dump-params "$T/killed.bin" > "$T/killed.log" 2>&1 &
-  pid=$!
-  for i in $(seq 1 200); do [ -s "$T/killed/state.pt" ] && break; sleep 0.02; done
+  local pid=$! i rc
+  for i in $(seq 1 400); do [ -s "$T/killed/state.pt" ] && break; sleep 0.02; done
   sleep "0.$((RANDOM % 3))"
   kill -KILL "$pid" 2>/dev/null
-  wait "$pid"
-  train -o "$T/killed" --resume --dump-params "$T/killed.bin" > "$T/resume.log" 2>&1 || { echo "FAIL $arch: resume"; tail -3 "$T/resume.log"; failed=$((failed + 1)); continue; }
-  at=$(grep -o "resuming at .*" "$T/resume.log" || echo "finished before the kill")
-  if cmp -s "$T/full.bin" "$T/killed.bin"; then passed=$((passed + 1)); echo "$arch: SIGKILL + --resume ($at): parameters byte-identical"
-  else echo "FAIL $arch: parameters differ after SIGKILL + --resume ($at)"; failed=$((failed + 1)); fi
+  wait "$pid"; rc=$?
+  # the kill must have ended the run (137 = SIGKILL), and from a saved state
+  if [ "$rc" -ne 137 ] || [ ! -s "$T/killed/state.pt" ]; then echo "$arch: not killed mid-way at $steps updates (exit $rc)"; return 2; fi
+  "${TRAIN[@]}" -o "$T/killed" --resume --dump-params "$T/killed.bin" > "$T/resume.log" 2>&1 || { echo "FAIL $arch: resume"; tail -3 "$T/resume.log"; return 1; }
+  local at update
+  at=$(grep -o "resuming at .*" "$T/resume.log" | head -1)
+  update=$(sed -n 's/.*update \([0-9]*\).*/\1/p' <<< "$at")
+  if [ -z "$update" ] || [ "$update" -le 0 ] || [ "$update" -ge "$steps" ]; then
+    echo "$arch: the resume did not start strictly inside the run (${at:-no 'resuming at' line}, $steps updates)"; return 2
+  fi
+  if cmp -s "$T/full.bin" "$T/killed.bin"; then echo "$arch: SIGKILL + --resume ($at of $steps): parameters byte-identical"; return 0; fi
+  echo "FAIL $arch: parameters differ after SIGKILL + --resume ($at of $steps)"; return 1
+}
+for arch in $("$BIN/synmt-train" --list-archs | awk '{print $1}'); do
+  result=2
+  for steps in 40 160 640; do  # a preset too fast to be killed mid-way gets a longer run, not a pass
+    attempt "$steps"; result=$?
+    [ "$result" -ne 2 ] && break
+  done
+  if [ "$result" -eq 0 ]; then passed=$((passed + 1))
+  else [ "$result" -eq 2 ] && echo "FAIL $arch: never killed mid-way"; failed=$((failed + 1)); fi
 done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -96,11 +96,17 @@ JSON
 job=$!
 for i in $(seq 1 200); do [ -s "$T/cut2/state.pt" ] && break; sleep 0.05; done
 sleep "0.$((RANDOM % 5))"
+alive=$(pgrep -f "synmt-train.*$T/cut2" | wc -l)
 pkill -9 -f "synmt-train.*$T/cut2" ; kill -9 "$job" 2>/dev/null; wait "$job" 2>/dev/null
 "${MPIRUN[@]}" "$BIN/synmt-train" -c "$T/drop.json" "${common[@]}" -o "$T/cut2" --dist mpi --resume --dump-params "$T/c2.bin" > "$T/resume2.log" 2>&1
 resume_rc=$?
-grep -h "resuming at" "$T/resume2.log" | head -1
-if [ "$resume_rc" -ne 0 ]; then echo "FAIL: the 2-rank resume exited with $resume_rc"; grep -m3 -i "error\|signal" "$T/resume2.log"; failed=$((failed + 1))
+at=$(grep -ho "resuming at .*" "$T/resume2.log" | head -1)
+update=$(sed -n 's/.*update \([0-9]*\).*/\1/p' <<< "$at")
+echo "${at:-no 'resuming at' line} (ranks alive at the kill: $alive)"
+# the kill must have met both ranks mid-way and the resume must start strictly inside the 60 updates
+if [ "$alive" -lt 2 ] || [ -z "$update" ] || [ "$update" -le 0 ] || [ "$update" -ge 60 ]; then
+  echo "FAIL: the 2-rank run was not killed mid-way, so its resume proves nothing"; failed=$((failed + 1))
+elif [ "$resume_rc" -ne 0 ]; then echo "FAIL: the 2-rank resume exited with $resume_rc"; grep -m3 -i "error\|signal" "$T/resume2.log"; failed=$((failed + 1))
 elif cmp -s "$T/f2.bin" "$T/c2.bin"; then passed=$((passed + 1)); echo "2 ranks, SIGKILL + --resume: parameters byte-identical"
 else echo "FAIL: 2-rank resume differs from the uninterrupted run"; failed=$((failed + 1)); fi
 if "$BIN/synmt-train" -c "$T/drop.json" "${common[@]}" -o "$T/cut2" --dist single --resume > "$T/one.log" 2>&1; then
