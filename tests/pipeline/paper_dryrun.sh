@@ -34,11 +34,17 @@ assert not missing, f"{sys.argv[1]}: no training job for {missing[:5]}"
 n_jobs = int(re.search(r"^train\s+(\d+)$", dry, re.M).group(1))
 assert n_jobs >= len(used), (n_jobs, len(used))
 configs = {json.dumps({"model": runs[r]["model"], "train": runs[r]["train"]}, sort_keys=True) for r in used}
-for k, text in enumerate(sorted(configs)):
+def check(item):  # one config through synmt-train --check-config; the checks run two at a time
+    k, text = item
     path = os.path.join(sys.argv[5], f"check{k}.json")
     open(path, "w").write(text)
-    p = subprocess.run([sys.argv[4], "--check-config", "-c", path], capture_output=True, text=True)
-    assert p.returncode == 0, f"{sys.argv[1]}: synmt-train --check-config refuses {text}: {p.stderr.strip()}"
+    p = subprocess.run([sys.argv[4], "--check-config", "-c", path], capture_output=True, text=True,
+                       env={**os.environ, "OMP_NUM_THREADS": "1"})
+    return text, p
+from concurrent.futures import ThreadPoolExecutor
+with ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
+    for text, p in pool.map(check, enumerate(sorted(configs))):
+        assert p.returncode == 0, f"{sys.argv[1]}: synmt-train --check-config refuses {text}: {p.stderr.strip()}"
 print(f"{sys.argv[1]}: {len(used)} training runs scheduled, every table row has its runs; {len(configs)} distinct configs pass --check-config")
 PY
   passed=$((passed + 1))
