@@ -19,11 +19,11 @@ import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import verdict as verdicts  # noqa: E402
+from experiment import DEFAULT_MARKS  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MARKER = re.compile(r"^<!-- table: (\S+) -->$")
 FIRST_NUMBER = re.compile(r"[+\-−]?\d+(?:\.\d+)?")
-DEFAULT_MARKS = ["†", "‡"]
 
 
 def split_row(line):

@@ -16,7 +16,7 @@ import sys
 import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from experiment import METRIC_NAMES, marks_for  # noqa: E402
+from experiment import MARK_LEVELS, METRIC_NAMES, marks_for  # noqa: E402
 from experiment import system_for as experiment_system  # noqa: E402
 from table_io import write_table  # noqa: E402
 import verdict as verdicts  # noqa: E402
@@ -107,7 +107,7 @@ def comparison_verdict(paper, rows, row, col, ci, comp, cell, measured, decimals
     mark, sig = "", None
     if test is not None:
         base, entry = load_json(test["file"])[:2]
-        sig = entry["score"] != base["score"] and entry["p_value"] < 0.05
+        sig = entry["score"] != base["score"] and entry["p_value"] < MARK_LEVELS[0]  # what marks_for marks
         mark = marks_for(entry["p_value"], test["marks"]) if entry["score"] != base["score"] else ""
     result = verdicts.verdict(paper_delta, paper_sig, measured_delta, sig)
     shown_paper_mark = "".join(m for m in comp["marks"] if m in paper_mark)
