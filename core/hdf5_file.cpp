@@ -93,9 +93,11 @@ std::vector<T> H5File::read_impl(const std::string& name, long type) const {
 void H5File::write(const std::string& name, const std::vector<int32_t>& d) { write_impl(name, d, H5T_NATIVE_INT32); }
 void H5File::write(const std::string& name, const std::vector<int64_t>& d) { write_impl(name, d, H5T_NATIVE_INT64); }
 void H5File::write(const std::string& name, const std::vector<float>& d) { write_impl(name, d, H5T_NATIVE_FLOAT); }
+void H5File::write(const std::string& name, const std::vector<uint8_t>& d) { write_impl(name, d, H5T_NATIVE_UINT8); }
 std::vector<int32_t> H5File::read_int32(const std::string& n) const { return read_impl<int32_t>(n, H5T_NATIVE_INT32); }
 std::vector<int64_t> H5File::read_int64(const std::string& n) const { return read_impl<int64_t>(n, H5T_NATIVE_INT64); }
 std::vector<float> H5File::read_float(const std::string& n) const { return read_impl<float>(n, H5T_NATIVE_FLOAT); }
+std::vector<uint8_t> H5File::read_bytes(const std::string& n) const { return read_impl<uint8_t>(n, H5T_NATIVE_UINT8); }
 
 bool H5File::has(const std::string& name) const { return H5Lexists(id_, name.c_str(), H5P_DEFAULT) > 0; }
 

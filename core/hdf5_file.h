@@ -1,5 +1,5 @@
 #pragma once
-// A small RAII layer over the HDF5 C API: 1-D datasets of int32/int64/float and string attributes,
+// A small RAII layer over the HDF5 C API: 1-D datasets of int32/int64/float/bytes and string attributes,
 // which is all synmt's dataset and cache files hold. Failures (missing file, corrupt file, missing
 // dataset) become InputError naming the file, instead of HDF5's error-stack dump.
 #include <cstdint>
@@ -22,9 +22,11 @@ class H5File {
   void write(const std::string& name, const std::vector<int32_t>& data);
   void write(const std::string& name, const std::vector<int64_t>& data);
   void write(const std::string& name, const std::vector<float>& data);
+  void write(const std::string& name, const std::vector<uint8_t>& data);  // bytes (UTF-8 text)
   std::vector<int32_t> read_int32(const std::string& name) const;
   std::vector<int64_t> read_int64(const std::string& name) const;
   std::vector<float> read_float(const std::string& name) const;
+  std::vector<uint8_t> read_bytes(const std::string& name) const;
   bool has(const std::string& name) const;
 
   void set_attribute(const std::string& name, const std::string& value);

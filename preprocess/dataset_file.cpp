@@ -1,8 +1,10 @@
 #include "preprocess/dataset_file.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "core/atomic_file.h"
+#include "core/special_tokens.h"
 #include "core/error.h"
 #include "core/hdf5_file.h"
 #include "core/ragged.h"
@@ -10,11 +12,52 @@
 
 namespace synmt {
 
+namespace {
+std::size_t unknown_count(const int32_t* first, const int32_t* last) {
+  return static_cast<std::size_t>(std::count(first, last, special::kUnk));
+}
+
+void append_pair(ParallelData& d, const std::vector<int32_t>& src, const std::vector<int32_t>& tgt) {
+  d.src_tokens.insert(d.src_tokens.end(), src.begin(), src.end());
+  d.tgt_tokens.insert(d.tgt_tokens.end(), tgt.begin(), tgt.end());
+  d.src_offsets.push_back(static_cast<int64_t>(d.src_tokens.size()));
+  d.tgt_offsets.push_back(static_cast<int64_t>(d.tgt_tokens.size()));
+}
+}  // namespace
+
 void ParallelData::add(const std::vector<int32_t>& src, const std::vector<int32_t>& tgt) {
-  src_tokens.insert(src_tokens.end(), src.begin(), src.end());
-  tgt_tokens.insert(tgt_tokens.end(), tgt.begin(), tgt.end());
-  src_offsets.push_back(static_cast<int64_t>(src_tokens.size()));
-  tgt_offsets.push_back(static_cast<int64_t>(tgt_tokens.size()));
+  if (has_unknown_forms()) {  // a dataset with forms keeps them for every sentence
+    if (unknown_count(src.data(), src.data() + src.size()) != 0)
+      throw std::invalid_argument("ParallelData::add: a sentence with <unk> tokens but no surface forms in a dataset that has them");
+    src_unknown_offsets.push_back(static_cast<int64_t>(src_unknown_forms.size()));
+  }
+  append_pair(*this, src, tgt);
+}
+
+void ParallelData::add(const std::vector<int32_t>& src, const std::vector<int32_t>& tgt, const std::vector<std::string>& unknown_forms) {
+  if (unknown_count(src.data(), src.data() + src.size()) != unknown_forms.size())
+    throw std::invalid_argument("ParallelData::add: " + std::to_string(unknown_forms.size()) + " surface forms for " +
+                                std::to_string(unknown_count(src.data(), src.data() + src.size())) + " <unk> tokens");
+  if (!has_unknown_forms()) {
+    if (size() != 0) throw std::invalid_argument("ParallelData::add: surface forms after sentences without them");
+    src_unknown_offsets.push_back(0);
+  }
+  src_unknown_forms.insert(src_unknown_forms.end(), unknown_forms.begin(), unknown_forms.end());
+  src_unknown_offsets.push_back(static_cast<int64_t>(src_unknown_forms.size()));
+  append_pair(*this, src, tgt);
+}
+
+std::vector<std::string> unknown_forms_of(const std::vector<std::string>& pieces, const std::vector<int32_t>& ids) {
+  if (pieces.size() != ids.size()) throw std::invalid_argument("unknown_forms_of: pieces and ids differ in length");
+  std::vector<std::string> forms;
+  for (std::size_t k = 0; k < ids.size(); ++k)
+    if (ids[k] == special::kUnk) forms.push_back(pieces[k]);
+  return forms;
+}
+
+std::vector<std::string> ParallelData::unknown_forms(std::size_t i) const {
+  if (!has_unknown_forms()) return {};
+  return {src_unknown_forms.begin() + src_unknown_offsets[i], src_unknown_forms.begin() + src_unknown_offsets[i + 1]};
 }
 
 std::vector<std::pair<int32_t, int32_t>> ParallelData::src_word_spans(std::size_t i) const {
@@ -33,6 +76,8 @@ void write_parallel_data(const std::string& path, const ParallelData& data) {
                         data.src_parent_middle.size()})
     if (n != 0 && n != data.src_tokens.size()) throw std::logic_error("per-token source arrays do not match the source tokens");
   if (data.has_source_upos() && !data.has_source_syntax()) throw std::logic_error("src_upos without the source syntax arrays");
+  if (data.has_unknown_forms() && data.src_unknown_offsets.size() != data.src_offsets.size())
+    throw std::logic_error("surface forms of <unk> tokens for only some sentences");
   AtomicPath out(path);
   {
     H5File file(out.temp_path(), H5File::Mode::Create);
@@ -48,6 +93,11 @@ void write_parallel_data(const std::string& path, const ParallelData& data) {
       file.write("src_parent_first", data.src_parent_first);
       file.write("src_label", data.src_label);
       file.set_attribute("src_label_names", join_lines(data.src_label_names));
+    }
+    if (data.has_unknown_forms()) {  // one byte string, the forms separated by newlines (a token holds none)
+      std::string joined;
+      for (const auto& form : data.src_unknown_forms) joined += form + "\n";
+      file.write("src_unknown_forms", std::vector<uint8_t>(joined.begin(), joined.end()));
     }
     if (data.has_source_upos()) {
       file.write("src_upos", data.src_upos);
@@ -114,6 +164,27 @@ void read_source_features(const H5File& file, const std::string& path, ParallelD
     }
     d.src_label_names = split_lines(file.attribute("src_label_names"));
     check_ids(path, file, d.src_label, d.src_label_names, "src_label", kSrcLabelCountAttr);
+  }
+  if (file.has("src_unknown_forms")) {  // one form per <unk> token, sentence by sentence
+    const auto bytes = file.read_bytes("src_unknown_forms");
+    if (!bytes.empty() && bytes.back() != '\n') throw InputError(path, 0, "src_unknown_forms does not end with a newline (corrupt dataset)");
+    std::string form;
+    for (uint8_t c : bytes) {
+      if (c != '\n') {
+        form += static_cast<char>(c);
+        continue;
+      }
+      if (form.empty()) throw InputError(path, 0, "src_unknown_forms holds an empty form (corrupt dataset)");
+      d.src_unknown_forms.push_back(std::move(form));
+      form.clear();
+    }
+    d.src_unknown_offsets = {0};
+    for (std::size_t i = 0; i < d.size(); ++i)
+      d.src_unknown_offsets.push_back(d.src_unknown_offsets.back() +
+                                      static_cast<int64_t>(unknown_count(d.src_tokens.data() + d.src_offsets[i], d.src_tokens.data() + d.src_offsets[i + 1])));
+    if (d.src_unknown_offsets.back() != static_cast<int64_t>(d.src_unknown_forms.size()))
+      throw InputError(path, 0, "src_unknown_forms has " + std::to_string(d.src_unknown_forms.size()) + " forms for " +
+                                    std::to_string(d.src_unknown_offsets.back()) + " <unk> source tokens (corrupt dataset)");
   }
   if (file.has("src_upos")) {
     if (!d.has_source_syntax()) throw InputError(path, 0, "src_upos without the source syntax arrays (corrupt dataset)");

@@ -28,6 +28,15 @@ struct ParallelData {
   // The inventories' names in id order (id 0 = "<unk>"); their sizes are the label/UPOS counts
   // the models' embeddings need (attributes src_label_count, src_upos_count).
   std::vector<std::string> src_label_names, src_upos_names;
+  // The surface form of every <unk> source token (special::kUnk), in token order, and each
+  // sentence's first form (sentences + 1): what a model reading a word's characters (LGP-NMT's
+  // character n-grams) and UnkRep need of a word outside the vocabulary. Every synmt-binarize run
+  // writes them; empty offsets: not known (a dataset of an older synmt, or built for a test).
+  std::vector<std::string> src_unknown_forms;
+  std::vector<int64_t> src_unknown_offsets;
+  bool has_unknown_forms() const { return !src_unknown_offsets.empty(); }
+  // Sentence i's <unk> forms.
+  std::vector<std::string> unknown_forms(std::size_t i) const;
   bool has_source_syntax() const { return !src_parent_middle.empty(); }
   bool has_source_upos() const { return !src_upos.empty(); }
   bool has_word_spans() const { return !src_word.empty(); }
@@ -35,7 +44,13 @@ struct ParallelData {
   std::vector<std::pair<int32_t, int32_t>> src_word_spans(std::size_t i) const;
   std::size_t size() const { return src_offsets.size() - 1; }
   void add(const std::vector<int32_t>& src, const std::vector<int32_t>& tgt);
+  // With the surface forms of src's <unk> tokens (one per kUnk, in order; std::invalid_argument
+  // otherwise). A dataset is built with forms from its first sentence on, or without any.
+  void add(const std::vector<int32_t>& src, const std::vector<int32_t>& tgt, const std::vector<std::string>& unknown_forms);
 };
+
+// The pieces whose id is <unk> (pieces and ids of one sentence, parallel): ParallelData::add's forms.
+std::vector<std::string> unknown_forms_of(const std::vector<std::string>& pieces, const std::vector<int32_t>& ids);
 
 void write_parallel_data(const std::string& path, const ParallelData& data);
 // Throws InputError naming the file when the format, a vocabulary or inventory hash or the layout

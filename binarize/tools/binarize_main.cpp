@@ -162,7 +162,7 @@ int main(int argc, char** argv) {
             for (std::size_t w = 0; w < spans.size(); ++w)
               data.src_word.insert(data.src_word.end(), static_cast<std::size_t>(spans[w].last - spans[w].first + 1), static_cast<int32_t>(w));
           }
-          data.add(si, ti);
+          data.add(si, ti, synmt::unknown_forms_of(pieces, si));  // LGP-NMT's n-grams and UnkRep read them
         }
         if (with_syntax && data.size() != parses.size())
           throw synmt::InputError(src_parse, 0, "has " + std::to_string(parses.size()) + " sentences but " + src + " has " +

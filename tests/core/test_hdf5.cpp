@@ -37,6 +37,60 @@ TEST(Dataset, RoundTripAndVocabularyMismatchIsRefused) {
   }
 }
 
+// The surface forms of <unk> tokens (LGP-NMT's n-grams, UnkRep) survive the file, sentence by
+// sentence; a file whose forms do not match its <unk> count is refused, and add() refuses forms
+// that do not match the sentence.
+TEST(Dataset, UnknownWordFormsRoundTripPerSentence) {
+  auto vocab = synmt::Vocab::build({{"a", 3}, {"b", 2}}, {});
+  const auto ids = [&](const std::string& line) { return vocab.encode(line); };
+  synmt::ParallelData d;
+  d.add(ids("a zebra b yak"), ids("a"), {"zebra", "yak"});
+  d.add(ids("b b"), ids("a"), {});
+  d.add(ids("émeu"), ids("b"), {"émeu"});
+  EXPECT_THROW(d.add(ids("a quokka"), ids("a"), {}), std::invalid_argument);
+  EXPECT_THROW(d.add(ids("a quokka"), ids("a")), std::invalid_argument);  // forms known: they must come
+  EXPECT_EQ(d.size(), 3u);
+  d.attributes = {{"src_vocab_sha256", vocab.hash()}, {"tgt_vocab_sha256", vocab.hash()}};
+  auto path = tmp("forms.h5");
+  synmt::write_parallel_data(path, d);
+  auto back = synmt::read_parallel_data(path, vocab.hash(), vocab.hash());
+  ASSERT_TRUE(back.has_unknown_forms());
+  EXPECT_EQ(back.unknown_forms(0), (std::vector<std::string>{"zebra", "yak"}));
+  EXPECT_EQ(back.unknown_forms(1), std::vector<std::string>{});
+  EXPECT_EQ(back.unknown_forms(2), std::vector<std::string>{"émeu"});
+  // a dataset without forms (an older file) says so
+  synmt::ParallelData old;
+  old.add(ids("a zebra"), ids("a"));
+  old.attributes = d.attributes;
+  synmt::write_parallel_data(tmp("old.h5"), old);
+  EXPECT_FALSE(synmt::read_parallel_data(tmp("old.h5"), "", "").has_unknown_forms());
+  {  // stored as the forms separated by newlines
+    synmt::H5File f(path, synmt::H5File::Mode::Read);
+    auto bytes = f.read_bytes("src_unknown_forms");
+    EXPECT_EQ(std::string(bytes.begin(), bytes.end()), "zebra\nyak\némeu\n");
+  }
+  // a file with 2 forms for its 3 <unk> tokens is refused, naming the array
+  const std::string two_forms = "zebra\nyak\n";
+  {
+    synmt::H5File out(tmp("bad_forms.h5"), synmt::H5File::Mode::Create);
+    out.write("src_tokens", d.src_tokens);
+    out.write("src_offsets", d.src_offsets);
+    out.write("tgt_tokens", d.tgt_tokens);
+    out.write("tgt_offsets", d.tgt_offsets);
+    out.write("src_unknown_forms", std::vector<uint8_t>(two_forms.begin(), two_forms.end()));
+    out.set_attribute("format", synmt::kDatasetFormat);
+    out.set_attribute("src_vocab_sha256", vocab.hash());
+    out.set_attribute("tgt_vocab_sha256", vocab.hash());
+    out.close();
+  }
+  try {
+    synmt::read_parallel_data(tmp("bad_forms.h5"), "", "");
+    FAIL() << "forms that do not match the <unk> tokens accepted";
+  } catch (const synmt::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("src_unknown_forms has 2 forms for 3 <unk>"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Dataset, TruncatedFileIsRefused) {
   auto vocab = synmt::Vocab::build({{"a", 3}}, {});
   synmt::ParallelData d;

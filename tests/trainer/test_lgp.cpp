@@ -1,7 +1,8 @@
 // The LGP-NMT family (Hashimoto & Tsuruoka 2017): soft heads are distributions over ROOT and the
 // other words, UNI is exactly 1/N, DEP's heads are the parse's one-hot arcs, the NMT loss reaches
-// every parser layer that feeds it, the parameter count is the documented formula, and a parser
-// loaded from a pre-trained file gives exactly that parser's heads (hence its UAS).
+// every parser layer that feeds it, the parameter count is the documented formula, an unknown word
+// keeps the n-grams of its form, and a parser loaded from a pre-trained file gives exactly that
+// parser's heads (hence its UAS), unknown words included.
 #include <gtest/gtest.h>
 
 #include <torch/serialize.h>
@@ -211,6 +212,44 @@ TEST(Lgp, CharacterNgramsComeFromTheSourceWords) {
   EXPECT_EQ(batch.words[0][1].item<int64_t>(), 4);
 }
 
+// Hashimoto & Tsuruoka's n-grams are there for the rare words: an <unk> word reaches the parser
+// with the n-grams of its surface form (those in the model's inventory), not with <unk>'s empty row.
+// A source with <unk> words but without their forms is refused, never parsed without n-grams.
+TEST(Lgp, CharacterNgramsOfAnUnknownWordComeFromItsSurfaceForm) {
+  auto model = make("lgp_nmt");
+  synmt::SourceInput s;
+  s.tokens = torch::tensor({4, synmt::special::kUnk, 5, 6, synmt::special::kUnk, 0}, torch::kInt64).view({2, 3});
+  s.lengths = torch::tensor({3, 2}, torch::kInt64);
+  EXPECT_THROW(model->parser_batch(s), synmt::ConfigError);
+  s.has_unknown_forms = true;
+  s.unknown_forms = {{"cats"}, {"reddish"}};
+  auto batch = model->parser_batch(s);
+  auto vocab = synmt::parser::ParserVocab::for_nmt_vocab(kWords, {}, {});
+  auto ngrams_at = [&](int64_t b, int64_t position) {  // parser position (ROOT at 0) of sentence b
+    const int64_t row = b * 4 + position;
+    const int64_t first = batch.ngram_offsets[row].item<int64_t>();
+    const int64_t last = row + 1 < batch.ngram_offsets.size(0) ? batch.ngram_offsets[row + 1].item<int64_t>() : batch.ngram_ids.size(0);
+    std::vector<int32_t> ids;
+    for (int64_t k = first; k < last; ++k) ids.push_back(static_cast<int32_t>(batch.ngram_ids[k].item<int64_t>()));
+    return ids;
+  };
+  // "cats": ^c ca at ^ca cat ^cat are n-grams of the vocabulary's "cat", s$ of "is"; ts ats ts$ cats
+  // ats$ are none of the vocabulary's
+  EXPECT_EQ(ngrams_at(0, 2), vocab.ngram_ids("cats"));
+  EXPECT_EQ(ngrams_at(0, 2).size(), 7u);
+  EXPECT_EQ(ngrams_at(1, 2), vocab.ngram_ids("reddish"));
+  EXPECT_FALSE(ngrams_at(1, 2).empty());
+  EXPECT_EQ(ngrams_at(0, 1), vocab.ngram_ids("the"));  // known words keep their table rows
+  EXPECT_EQ(ngrams_at(1, 1), vocab.ngram_ids("sat"));
+  // and the parser's states change with them
+  s.unknown_forms = {{"zzzz"}, {"qqqq"}};  // no known n-gram: as <unk> alone
+  model->eval();
+  torch::NoGradGuard no_grad;
+  auto without = model->graph(s).heads;
+  s.unknown_forms = {{"cats"}, {"reddish"}};
+  EXPECT_FALSE(torch::allclose(model->graph(s).heads, without));
+}
+
 // A parser pre-trained for LGP-NMT+ (--nmt-vocab): loaded into the model, the model's soft heads
 // are the parser's own, so the decoded trees and UAS are the parser's. On EWT when available.
 TEST(Lgp, PretrainedParserGivesTheParsersOwnHeadsAndUas) {
@@ -224,12 +263,12 @@ TEST(Lgp, PretrainedParserGivesTheParsersOwnHeadsAndUas) {
   auto train = synmt::parse::read_conllu(ewt + "en_ewt-ud-train.conllu.gz");
   train.resize(200);
   synmt::parse::write_conllu_file(dir + "/train200.conllu", train);
-  // the NMT source vocabulary: every lower-cased word of both parts (an <unk> would differ: the
-  // parser reads an unknown word's n-grams from its form, the model has only the id)
+  // the NMT source vocabulary: the lower-cased words of the training part, so that many test words
+  // are <unk> and reach the model's parser as the standalone parser reads them: the id of <unk>
+  // and the n-grams of the form
   std::map<std::string, int64_t> counts;
-  for (const auto* part : {"/train200.conllu", "/test60.conllu"})
-    for (const auto& s : synmt::parser::load_treebank(dir + part))
-      for (const auto& w : s.forms) ++counts[synmt::parser::lowercase(w)];
+  for (const auto& s : synmt::parser::load_treebank(dir + "/train200.conllu"))
+    for (const auto& w : s.forms) ++counts[synmt::parser::lowercase(w)];
   synmt::VocabOptions vo;
   auto vocab = synmt::Vocab::build({counts.begin(), counts.end()}, vo);
   vocab.save(dir + "/vocab.src");
@@ -259,14 +298,21 @@ TEST(Lgp, PretrainedParserGivesTheParsersOwnHeadsAndUas) {
   auto sentences = synmt::parser::load_treebank(dir + "/test60.conllu");
   std::vector<const synmt::parser::ParserSentence*> all;
   std::vector<std::vector<int32_t>> ids;
+  std::vector<std::vector<std::string>> unknown_forms;
+  int64_t unknown = 0;
   for (const auto& s : sentences) {
     all.push_back(&s);
     ids.emplace_back();
-    for (const auto& w : s.forms) ids.back().push_back(vocab.id(synmt::parser::lowercase(w)));
+    std::vector<std::string> forms;
+    for (const auto& w : s.forms) forms.push_back(synmt::parser::lowercase(w));
+    for (const auto& w : forms) ids.back().push_back(vocab.id(w));
+    unknown_forms.push_back(synmt::unknown_forms_of(forms, ids.back()));
+    unknown += static_cast<int64_t>(unknown_forms.back().size());
   }
+  ASSERT_GT(unknown, 100) << "the test needs words outside the NMT vocabulary";
   torch::NoGradGuard no_grad;
   auto reference = torch::softmax(parser.model()->forward(parser.make_batch(all)).arc_scores, -1);
-  auto heads = model->graph(synmt::make_source_batch(ids).source).heads;
+  auto heads = model->graph(synmt::make_source_batch(ids, &unknown_forms).source).heads;
   ASSERT_TRUE(torch::equal(heads, reference)) << "the model's soft heads are not the parser's";
   // decoded as the parser decodes (best head per word; CLE when that is no tree): the same UAS
   double correct = 0, total = 0;

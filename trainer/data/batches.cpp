@@ -1,6 +1,8 @@
 #include "trainer/data/batches.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "core/special_tokens.h"
 
@@ -113,10 +115,17 @@ Batch make_data_batch(const ParallelData& data_, const std::vector<int64_t>& ids
   }
   if (data_.has_source_upos()) batch.source.features[kSourceFeatureUpos] = int_feature(data_.src_upos);
   if (data_.has_word_spans()) batch.source.features[kSourceFeatureWord] = int_feature(data_.src_word);
+  if (data_.has_unknown_forms()) {
+    batch.source.has_unknown_forms = true;
+    for (auto i : ids) batch.source.unknown_forms.push_back(data_.unknown_forms(static_cast<std::size_t>(i)));
+  }
   return batch;
 }
 
-Batch make_source_batch(const std::vector<std::vector<int32_t>>& sentences) {
+Batch make_source_batch(const std::vector<std::vector<int32_t>>& sentences, const std::vector<std::vector<std::string>>* unknown_forms) {
+  if (unknown_forms && unknown_forms->size() != sentences.size())
+    throw std::invalid_argument("make_source_batch: surface forms for " + std::to_string(unknown_forms->size()) + " of " +
+                                std::to_string(sentences.size()) + " sentences");
   const auto B = static_cast<int64_t>(sentences.size());
   int64_t S = 1;
   for (const auto& s : sentences) S = std::max<int64_t>(S, static_cast<int64_t>(s.size()));
@@ -130,6 +139,10 @@ Batch make_source_batch(const std::vector<std::vector<int32_t>>& sentences) {
     for (std::size_t k = 0; k < s.size(); ++k) src[b][static_cast<int64_t>(k)] = s[k];
     len[b] = std::max<int64_t>(1, static_cast<int64_t>(s.size()));
     if (s.empty()) src[b][0] = special::kEos;  // an empty input still needs one position
+  }
+  if (unknown_forms) {
+    batch.source.has_unknown_forms = true;
+    batch.source.unknown_forms = *unknown_forms;
   }
   return batch;
 }

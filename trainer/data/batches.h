@@ -46,11 +46,13 @@ class BatchIterator {
 };
 
 // Sentences `ids` of `data` as one batch with every source feature the dataset carries (parents,
-// labels, POS, word indices): what training, validation and decoding from a binarised split use.
+// labels, POS, word indices, the forms of <unk> tokens): what training, validation and decoding from a binarised split use.
 Batch make_data_batch(const ParallelData& data, const std::vector<int64_t>& ids);
 
-// Source-only batches for decoding plain text (no features), in the original order of `sentences`.
-Batch make_source_batch(const std::vector<std::vector<int32_t>>& sentences);
+// Source-only batches for decoding plain text (no features), in the original order of `sentences`;
+// with `unknown_forms` (per sentence, its <unk> tokens' surface forms) when given.
+Batch make_source_batch(const std::vector<std::vector<int32_t>>& sentences,
+                        const std::vector<std::vector<std::string>>* unknown_forms = nullptr);
 
 // The source input / batch with its tensors on `device` (no copy for tensors already there).
 // Batches are built on the CPU; a GPU run moves each one just before use.

@@ -42,7 +42,7 @@ ParallelData read_parsed_source(const ParsedSourceFiles& files, const Vocab& src
     append(data.src_label, s.label);
     append(data.src_upos, s.upos);
     append(data.src_word, s.word);
-    data.add(tokens, {});
+    data.add(tokens, {}, unknown_forms_of(pieces, tokens));
   }
   if (data.size() != parses.size())
     throw InputError(files.cache, 0, "has " + std::to_string(parses.size()) + " sentences but " + files.text + " has " +

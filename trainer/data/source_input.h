@@ -7,12 +7,18 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace synmt {
 
 struct SourceInput {
   torch::Tensor tokens, lengths;
   std::map<std::string, torch::Tensor> features;
+  // Per sentence, the surface forms of its <unk> tokens in order, when the source came with them
+  // (has_unknown_forms: binarised splits and plain text do): a model that reads a word's characters
+  // (LGP-NMT's n-grams) needs them for the words outside its vocabulary.
+  std::vector<std::vector<std::string>> unknown_forms;
+  bool has_unknown_forms = false;
   int64_t batch_size() const { return tokens.size(0); }
   bool has(const std::string& name) const { return features.count(name) > 0; }
   // The feature, or a ConfigError naming the feature and `who` needs it: a model that needs a

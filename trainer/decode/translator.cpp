@@ -4,6 +4,7 @@
 #include <exception>
 #include <mutex>
 #include <numeric>
+#include <stdexcept>
 #include <thread>
 
 #include "core/error.h"
@@ -40,8 +41,12 @@ void Translator::check_inventories(const ParallelData& data, const std::string& 
   for (const auto& config : configs_) check_syntax_inventories(config.at("vocab"), data, data_path);
 }
 
-Translations Translator::translate(const std::vector<std::vector<int32_t>>& sources) {
-  return run(sources.size(), sources, nullptr, "the input");
+Translations Translator::translate(const std::vector<std::vector<int32_t>>& sources,
+                                   const std::vector<std::vector<std::string>>* unknown_forms) {
+  if (unknown_forms && unknown_forms->size() != sources.size())
+    throw std::invalid_argument("Translator::translate: surface forms for " + std::to_string(unknown_forms->size()) + " of " +
+                                std::to_string(sources.size()) + " sentences");
+  return run(sources.size(), sources, unknown_forms, nullptr, "the input");
 }
 
 Translations Translator::translate(const ParallelData& data, const std::string& data_path) {
@@ -49,10 +54,11 @@ Translations Translator::translate(const ParallelData& data, const std::string& 
   std::vector<std::vector<int32_t>> sources;
   for (std::size_t i = 0; i < data.size(); ++i)
     sources.emplace_back(data.src_tokens.begin() + data.src_offsets[i], data.src_tokens.begin() + data.src_offsets[i + 1]);
-  return run(data.size(), sources, &data, data_path);
+  return run(data.size(), sources, nullptr, &data, data_path);
 }
 
-Translations Translator::run(std::size_t count, const std::vector<std::vector<int32_t>>& sources, const ParallelData* data,
+Translations Translator::run(std::size_t count, const std::vector<std::vector<int32_t>>& sources,
+                             const std::vector<std::vector<std::string>>* unknown_forms, const ParallelData* data,
                              const std::string& where) {
   // translate in order of length (less padding), return in input order
   std::vector<std::size_t> order(count);
@@ -75,8 +81,12 @@ Translations Translator::run(std::size_t count, const std::vector<std::vector<in
         batch = make_data_batch(*data, ids);
       } else {
         std::vector<std::vector<int32_t>> chunk;
-        for (std::size_t i = s; i < e; ++i) chunk.push_back(sources[order[i]]);
-        batch = make_source_batch(chunk);
+        std::vector<std::vector<std::string>> forms;
+        for (std::size_t i = s; i < e; ++i) {
+          chunk.push_back(sources[order[i]]);
+          if (unknown_forms) forms.push_back((*unknown_forms)[order[i]]);
+        }
+        batch = make_source_batch(chunk, unknown_forms ? &forms : nullptr);
       }
       check_required_features(replica.model(), batch.source, where);
       std::vector<std::vector<Hypothesis>> results;

@@ -35,8 +35,10 @@ class Translator {
  public:
   // Loads every checkpoint once per worker; refuses checkpoints trained with other vocabularies.
   Translator(const std::vector<std::string>& checkpoints, const Vocab& src_vocab, const Vocab& tgt_vocab, TranslatorOptions options);
-  // Plain token ids (no source features).
-  Translations translate(const std::vector<std::vector<int32_t>>& sources);
+  // Plain token ids (no source features); `unknown_forms`, per sentence the surface forms of its
+  // <unk> tokens, when known (a model reading characters needs them).
+  Translations translate(const std::vector<std::vector<int32_t>>& sources,
+                         const std::vector<std::vector<std::string>>* unknown_forms = nullptr);
   // Every sentence of a binarised split with its source features; refuses a split binarised with
   // other label/UPOS inventories than the checkpoints'.
   Translations translate(const ParallelData& data, const std::string& data_path);
@@ -50,8 +52,8 @@ class Translator {
     std::unique_ptr<EnsembleModel> ensemble;
     Seq2SeqModel& model() { return members.size() == 1 ? *members.front() : *ensemble; }
   };
-  Translations run(std::size_t count, const std::vector<std::vector<int32_t>>& sources, const ParallelData* data,
-                   const std::string& where);
+  Translations run(std::size_t count, const std::vector<std::vector<int32_t>>& sources,
+                   const std::vector<std::vector<std::string>>* unknown_forms, const ParallelData* data, const std::string& where);
 
   TranslatorOptions options_;
   std::vector<Replica> replicas_;

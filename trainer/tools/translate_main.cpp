@@ -7,6 +7,7 @@
 #include "core/line_reader.h"
 #include "core/log.h"
 #include "core/ragged.h"
+#include "core/special_tokens.h"
 #include "core/strings.h"
 #include "core/tool_main.h"
 #include "preprocess/bpe.h"
@@ -147,10 +148,14 @@ int main(int argc, char** argv) {
             return 0;
           }
           result = translator.translate(data, data_path);
-          for (std::size_t i = 0; i < data.size(); ++i) {  // a binarised split keeps ids only: <unk> stays <unk>
+          for (std::size_t i = 0; i < data.size(); ++i) {  // an <unk> is its surface form where the split keeps it
+            const auto forms = data.unknown_forms(i);
+            std::size_t next_form = 0;
             source_words.emplace_back();
-            for (int64_t k = data.src_offsets[i]; k < data.src_offsets[i + 1]; ++k)
-              source_words.back().push_back(src_vocab.token(data.src_tokens[static_cast<std::size_t>(k)]));
+            for (int64_t k = data.src_offsets[i]; k < data.src_offsets[i + 1]; ++k) {
+              const int32_t id = data.src_tokens[static_cast<std::size_t>(k)];
+              source_words.back().push_back(id == synmt::special::kUnk && next_form < forms.size() ? forms[next_form++] : src_vocab.token(id));
+            }
           }
         } else if (!parsed.cache.empty()) {
           if (parsed.cache_corpus.empty() || parsed.labels.empty() || parsed.upos.empty())
@@ -159,13 +164,16 @@ int main(int argc, char** argv) {
           result = translator.translate(synmt::read_parsed_source(parsed, src_vocab), parsed.cache);
         } else {
           std::vector<std::vector<int32_t>> sources;
+          std::vector<std::vector<std::string>> unknown_forms;
           synmt::LineReader in(input);
           std::string line;
           while (in.next(line)) {
             sources.push_back(src_vocab.encode(line));
             source_words.push_back(synmt::split_nonempty(line, ' '));
+            if (source_words.back().size() != sources.back().size()) in.fail("sub-word count differs from the vocabulary encoding");
+            unknown_forms.push_back(synmt::unknown_forms_of(source_words.back(), sources.back()));
           }
-          result = translator.translate(sources);
+          result = translator.translate(sources, &unknown_forms);
         }
         std::vector<std::string> hyps;
         const auto dictionary = synmt::UnkDictionary::load(unk_dictionary);

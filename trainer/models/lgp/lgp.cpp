@@ -3,6 +3,7 @@
 #include <torch/nn/utils/rnn.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "core/config.h"
 #include "core/error.h"
@@ -113,9 +114,9 @@ LgpModel::LgpModel(LgpOptions o) : options_(std::move(o)), heads_mode_(parse_lgp
   if (op.src_vocab <= 0 || op.tgt_vocab <= 0) throw ConfigError("lgp: vocabulary sizes are not set");
   if (heads_mode_ == LgpHeads::kParsed && op.src_labels <= 0)
     throw ConfigError("lgp: heads = parsed needs parsed source data (its label inventory sets src_labels)");
-  const auto vocab = source_parser_vocab(op);
+  parser_vocab_ = source_parser_vocab(op);
   parser_ = register_module("parser", parser::BiaffineParser(op.parser_options()));
-  ngram_table_ = register_buffer("ngram_table", ngram_table(op, vocab));
+  ngram_table_ = register_buffer("ngram_table", ngram_table(op, parser_vocab_));
   const int64_t d2 = 2 * op.parser_hidden, d3 = op.hidden, E = op.embed_dim;
   src_embed = register_module("src_embed", torch::nn::Embedding(op.src_vocab, E));
   tgt_embed = register_module("tgt_embed", torch::nn::Embedding(op.tgt_vocab, E));
@@ -157,12 +158,46 @@ parser::ParserBatch LgpModel::parser_batch(const SourceInput& src) const {
   parser::ParserBatch b;
   b.words = torch::cat({torch::full({B, 1}, parser::ParserVocab::kRoot, src.tokens.options()), src.tokens}, 1);
   auto rows = ngram_table_.index_select(0, b.words.reshape({-1}));  // (B * (N+1), G)
+  // <unk>'s table row is empty, so the surface forms' n-grams are appended as extra columns
+  if (auto unknown = unknown_word_ngrams(src); unknown.defined()) rows = torch::cat({rows, unknown.to(rows.device())}, 1);
   auto present = rows.gt(0);
   auto counts = present.sum(1);
   b.ngram_ids = rows.masked_select(present);
   b.ngram_offsets = counts.cumsum(0) - counts;
   b.lengths = src.lengths.to(src.tokens.device());
   return b;
+}
+
+torch::Tensor LgpModel::unknown_word_ngrams(const SourceInput& src) const {
+  if (options_.src_words.empty()) return {};  // a model built without vocabulary tokens has no n-grams
+  const auto tokens = src.tokens.to(torch::kCPU);
+  if (!tokens.eq(special::kUnk).any().item<bool>()) return {};
+  if (!src.has_unknown_forms)
+    throw ConfigError("lgp: the source has <unk> words without their surface forms, which the parser's character n-grams "
+                      "need (a dataset binarised by an older synmt: binarise it again)");
+  const int64_t B = tokens.size(0), S = tokens.size(1);
+  if (static_cast<int64_t>(src.unknown_forms.size()) != B)
+    throw std::invalid_argument("lgp: surface forms for " + std::to_string(src.unknown_forms.size()) + " of " + std::to_string(B) + " sentences");
+  std::vector<std::vector<int32_t>> rows(static_cast<std::size_t>(B * (S + 1)));
+  std::size_t width = 1;
+  auto t = tokens.accessor<int64_t, 2>();
+  for (int64_t b = 0; b < B; ++b) {
+    const auto& forms = src.unknown_forms[static_cast<std::size_t>(b)];
+    std::size_t next = 0;
+    for (int64_t k = 0; k < S; ++k) {
+      if (t[b][k] != special::kUnk) continue;
+      if (next == forms.size())
+        throw std::invalid_argument("lgp: sentence " + std::to_string(b) + " has more <unk> tokens than surface forms");
+      auto& row = rows[static_cast<std::size_t>(b * (S + 1) + k + 1)];  // parser position k + 1 (ROOT at 0)
+      row = parser_vocab_.ngram_ids(forms[next++]);
+      width = std::max(width, row.size());
+    }
+  }
+  auto out = torch::zeros({B * (S + 1), static_cast<int64_t>(width)}, torch::kInt64);
+  auto a = out.accessor<int64_t, 2>();
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    for (std::size_t g = 0; g < rows[r].size(); ++g) a[static_cast<int64_t>(r)][static_cast<int64_t>(g)] = rows[r][g];
+  return out;
 }
 
 LgpModel::Graph LgpModel::graph(const SourceInput& src) {

@@ -5,6 +5,8 @@
 //
 //   layers 1-2   the builtin parser (trainer/parser/biaffine_parser.h) over the source words:
 //                x(w) = [v_dp(w); mean of w's character n-gram embeddings] -> BiLSTM -> soft UPOS
+//                (an <unk> word: v_dp(<unk>) and the n-grams of its surface form, as the paper's
+//                n-grams are there for the rare words)
 //                p1 -> BiLSTM over [x; W_l p1; h1] -> h2; soft heads p(H_i = j), j over ROOT and the
 //                words != i (arc_scorer bilinear: m(i, j) = h2_j^T W_dp h2_i, the paper's); soft
 //                labels p(l_i) from [h2_i; sum_j p(H_i = j) h2_j]
@@ -50,6 +52,7 @@
 #include "trainer/models/seq2seq_model.h"
 #include "trainer/nn/input_feeding_decoder.h"
 #include "trainer/parser/biaffine_parser.h"
+#include "trainer/parser/parser_vocab.h"
 
 namespace synmt {
 
@@ -140,7 +143,10 @@ class LgpModel : public Seq2SeqModel {
   // Replaces the parser's parameters with a builtin parser file's (LGP-NMT+); InputError when the
   // file's parser has other options (sizes, vocabulary) than this model's.
   void load_pretrained_parser(const std::string& path);
-  // The parser batch of a source batch: ROOT at position 0, n-grams from the vocabulary table.
+  // The parser batch of a source batch: ROOT at position 0, a word's n-grams from the vocabulary
+  // table, an <unk> word's from its surface form (src.unknown_forms), so that the words outside the
+  // NMT vocabulary, those the n-grams exist for, keep them (ConfigError when a source with <unk>
+  // tokens comes without their forms: a dataset binarised by an older synmt).
   parser::ParserBatch parser_batch(const SourceInput& src) const;
 
  private:
@@ -148,7 +154,11 @@ class LgpModel : public Seq2SeqModel {
   LgpOptions options_;
   LgpHeads heads_mode_;
   parser::BiaffineParser parser_{nullptr};
+  parser::ParserVocab parser_vocab_;  // the n-gram inventory (of the source vocabulary's tokens)
   torch::Tensor ngram_table_;  // (V_s, G_max) n-gram ids of each source word, 0 = none (buffer)
+  // (B * (N+1), G) n-gram ids of the <unk> words' surface forms at their parser positions, zero
+  // elsewhere; undefined when the batch has no <unk> word or the model no vocabulary tokens.
+  torch::Tensor unknown_word_ngrams(const SourceInput& src) const;
   torch::nn::Embedding src_embed{nullptr}, tgt_embed{nullptr};
   torch::nn::LSTM encoder{nullptr};  // layer 3
   torch::nn::Linear compose{nullptr};  // W_dep
