@@ -23,10 +23,24 @@ TEST(Ribes, HandComputedSentences) {
   // shorter hypothesis: bp = exp(1 - 4/2)
   k = ribes_kendall(ribes_words("a b c d", false), ribes_words("a b", false), false);
   EXPECT_DOUBLE_EQ(k->bp, std::exp(1.0 - 2.0));
-  // repeated word resolved by its left context (RIBES.py tries left before right):
-  // hyp "x a y a": the first "a" has no left bigram "x a" in ref "y a x a"? ref has "x a" once -> pos 3
+  // A repeated word is placed by the shortest context that is unique in both, the left one first,
+  // as RIBES.py: ref "b a z a e", hyp "z b a e". The "a" has both a unique left bigram "b a" (ref
+  // position 0 -> a at 1) and a unique right bigram "a e" (-> a at 3); left first gives the
+  // alignment [2, 0, 1, 4], 4 ascending pairs of 6 (every pair counts, not only +1 runs as NLTK),
+  // where right first would give [2, 0, 3, 4] and 5 / 6. RIBES.py 1.03.1 -d 2 prints nkt=0.666667,
+  // precision=1, bp=0.778801 and the score 0.650207 for this pair.
+  k = ribes_kendall(ribes_words("b a z a e", false), ribes_words("z b a e", false), false);
+  EXPECT_DOUBLE_EQ(k->nkt, 4.0 / 6.0);
+  EXPECT_EQ(k->precision, 1.0);
+  EXPECT_NEAR(k->bp, std::exp(1.0 - 5.0 / 4.0), 1e-15);
+  {
+    synmt::eval::Ribes ribes({});
+    EXPECT_NEAR(*ribes.sentence_scores({"z b a e"}, {{"b a z a e"}})[0], 0.650207, 5e-7);
+  }
+  // the older hand case: hyp "x a y a", ref "y a x a" -> [2, 3, 0, 1], 2 ascending pairs of 6
   k = ribes_kendall(ribes_words("y a x a", false), ribes_words("x a y a", false), false);
   EXPECT_EQ(k->precision, 1.0);
+  EXPECT_DOUBLE_EQ(k->nkt, 2.0 / 6.0);
   // lower-casing by default, case kept with case_sensitive
   EXPECT_EQ(ribes_words("The  Cat\tSAT", false), (std::vector<std::string>{"the", "cat", "sat"}));
   EXPECT_EQ(ribes_words("The Cat", true), (std::vector<std::string>{"The", "Cat"}));
