@@ -55,8 +55,9 @@ TEST(BeamSearch, WiderBeamNeverScoresWorseAndRespectsMaxLength) {
   EXPECT_LE(b6[1].front().tokens.size(), 4u);
 }
 
-// Every length norm ranks finished hypotheses by its own formula of log p and |y| (</s> counted):
-// gnmt ((5+|y|)/6)^alpha, fairseq |y|^alpha (Pascal's decoding), average |y|; an unknown norm is refused.
+// Every length norm ranks finished hypotheses by its own formula of log p and L_y = words + 1 (the
+// end symbol counted, also for a hypothesis cut at the length limit: one length definition):
+// gnmt ((5+L_y)/6)^alpha, fairseq L_y^alpha (Pascal's decoding), average L_y; an unknown norm is refused.
 TEST(BeamSearch, LengthNormsScoreByTheirFormulas) {
   auto model = random_model(5);
   auto batch = synmt::make_source_batch({{5, 6, 7, 8}, {9, 10}});
@@ -68,13 +69,11 @@ TEST(BeamSearch, LengthNormsScoreByTheirFormulas) {
     o.length_norm = norm;
     for (const auto& nbest : synmt::beam_search(*model, batch, o))
       for (const auto& h : nbest) {
-        // |y| counts </s>; a hypothesis cut by the length limit has none
-        auto expected = [&](double y) {
-          return norm == "gnmt" ? h.log_prob / std::pow((5.0 + y) / 6.0, 0.6) : norm == "fairseq" ? h.log_prob / std::pow(y, 0.6) : h.log_prob / y;
-        };
-        const double y = static_cast<double>(h.tokens.size());
-        EXPECT_TRUE(std::abs(h.score - expected(y + 1)) < 1e-9 || std::abs(h.score - expected(y)) < 1e-9)
-            << norm << ": " << h.score << " vs " << expected(y + 1) << " or " << expected(y);
+        const double y = static_cast<double>(h.tokens.size()) + 1.0;
+        const double expected = norm == "gnmt"      ? h.log_prob / std::pow((5.0 + y) / 6.0, 0.6)
+                                : norm == "fairseq" ? h.log_prob / std::pow(y, 0.6)
+                                                    : h.log_prob / y;
+        EXPECT_NEAR(h.score, expected, 1e-9) << norm;
       }
   }
   o.length_norm = "marian";

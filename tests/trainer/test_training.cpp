@@ -256,6 +256,52 @@ TEST(Training, SgdMomentumTransformerWithAveragingAndValidationBleu) {
                synmt::InputError);
 }
 
+// keep_best: bleu keeps the parameters of the validation with the highest greedy BLEU, not the
+// lowest perplexity: every validation is kept as a snapshot (average_last larger than their count),
+// and best.pt must equal the snapshot of the first validation with the maximum BLEU. The run is one
+// where the best-BLEU and the best-perplexity validations differ, so keeping by perplexity (or
+// never updating best.pt) fails the test.
+TEST(Training, KeepBestBleuKeepsTheParametersOfTheBestValidationBleu) {
+  torch::manual_seed(0);
+  auto model = synmt::create_model(tiny("transformer_tiny"));
+  const auto dir = fresh_dir("keep_best_bleu");
+  auto options = synmt::TrainOptions::from_json({{"max_tokens", 60}, {"max_epochs", 4}, {"lr", 0.002}, {"keep_best", "bleu"},
+                                                 {"halve_lr_on_plateau", false}, {"valid_interval", 2}, {"average_last", 1000},
+                                                 {"log_interval", 1000}});
+  auto data = copy_task(40);
+  auto comm = synmt::make_communicator("single");
+  std::vector<std::pair<std::string, int64_t>> counts;
+  for (int t = 4; t < 20; ++t) counts.emplace_back("w" + std::to_string(t), 10);
+  synmt::Vocab vocab = synmt::Vocab::build(counts, {});
+  nlohmann::json config = {{"model", model->describe()}, {"train", options.to_json()}, {"vocab", {{"src_sha256", "s"}, {"tgt_sha256", "t"}}}};
+  auto r = synmt::train_model(*model, config, options, data, data, dir, "test", *comm, false, &vocab);
+  std::vector<double> bleu, ppl;
+  std::ifstream metrics(dir + "/metrics.jsonl");
+  for (std::string line; std::getline(metrics, line);) {
+    auto j = nlohmann::json::parse(line);
+    if (j.value("type", "") != "valid") continue;
+    ASSERT_TRUE(j.contains("valid_bleu")) << "a validation without BLEU: " << line;
+    bleu.push_back(j["valid_bleu"].get<double>());
+    ppl.push_back(j["valid_ppl"].get<double>());
+  }
+  ASSERT_GE(bleu.size(), 4u);
+  const auto best_bleu = static_cast<std::size_t>(std::max_element(bleu.begin(), bleu.end()) - bleu.begin());  // the first maximum
+  const auto best_ppl = static_cast<std::size_t>(std::min_element(ppl.begin(), ppl.end()) - ppl.begin());
+  EXPECT_GT(bleu[best_bleu], 0.0);
+  EXPECT_DOUBLE_EQ(r.best_valid_bleu, bleu[best_bleu]);
+  ASSERT_NE(best_bleu, best_ppl) << "the run no longer tells BLEU from perplexity: change its settings";
+  auto best = synmt::load_checkpoint(dir + "/best.pt");
+  auto kept = synmt::load_checkpoint(dir + "/snapshot." + std::to_string(best_bleu + 1) + ".pt");
+  auto by_ppl = synmt::load_checkpoint(dir + "/snapshot." + std::to_string(best_ppl + 1) + ".pt");
+  auto pb = best.model->named_parameters(), pk = kept.model->named_parameters(), pp = by_ppl.model->named_parameters();
+  bool differs_from_ppl = false;
+  for (const auto& p : pb) {
+    EXPECT_TRUE(torch::equal(p.value(), pk[p.key()])) << p.key();
+    differs_from_ppl = differs_from_ppl || !torch::equal(p.value(), pp[p.key()]);
+  }
+  EXPECT_TRUE(differs_from_ppl);
+}
+
 // valid_per_epoch: checks at equal fractions of each epoch, the last at its end, and never two a
 // few updates apart (LGP's "every half epoch"); 10 batches of 4 pairs, 3 checks per epoch.
 TEST(Training, ValidatesAtEqualFractionsOfEachEpoch) {
@@ -338,8 +384,9 @@ TEST(BeamSearch, LengthPriorAndAverageNormalisationChangeTheRanking) {
   EXPECT_THROW(synmt::beam_search(*model, b, so), synmt::ConfigError);
 }
 
-// Attention collected by beam search: one row per output step (</s> included), each a distribution
-// over the source; with beam 1 the rows are the attention of the greedy path.
+// Attention collected by beam search: one row per output step, each a distribution over the
+// source: words + 1 rows for a hypothesis that ended with </s>, one per word for one cut at the
+// length limit (12 here). With beam 1 the search is the greedy one: same tokens as greedy_search.
 TEST(BeamSearch, CollectsOneAttentionRowPerStep) {
   for (const char* arch : {"rnn_tiny", "transformer_tiny"}) {
     torch::manual_seed(6);
@@ -349,14 +396,22 @@ TEST(BeamSearch, CollectsOneAttentionRowPerStep) {
     synmt::BatchIterator it(data, {});
     auto b = it.make_batch({0, 3});
     synmt::SearchOptions so;
-    so.beam_size = 3;
+    so.max_len_a = 0.0;
+    so.max_len_b = 12;
     so.collect_attention = true;
+    so.beam_size = 1;
+    const auto greedy = synmt::greedy_search(*model, b, so);
+    const auto beam1 = synmt::beam_search(*model, b, so);
+    for (std::size_t i = 0; i < 2; ++i) EXPECT_EQ(beam1[i].front().tokens, greedy[i]) << arch;
+    so.beam_size = 3;
     const auto results = synmt::beam_search(*model, b, so);
     for (std::size_t i = 0; i < 2; ++i) {
       const auto& h = results[i].front();
       ASSERT_TRUE(h.attention.defined()) << arch;
       const auto steps = h.attention.size(0);
-      EXPECT_TRUE(steps == static_cast<int64_t>(h.tokens.size()) || steps == static_cast<int64_t>(h.tokens.size()) + 1);
+      const auto words = static_cast<int64_t>(h.tokens.size());
+      ASSERT_LE(words, 12) << arch;
+      EXPECT_EQ(steps, words < 12 ? words + 1 : words) << arch;
       const auto len = b.source.lengths[static_cast<int64_t>(i)].item<int64_t>();
       EXPECT_TRUE(torch::allclose(h.attention.narrow(1, 0, len).sum(1), torch::ones({steps}), 1e-4, 1e-5)) << arch;
     }
