@@ -3,10 +3,13 @@
 synmt follows Moses' tokenizer.perl where sacremoses deviates. The one deviation on this data:
 tokenizer.perl always splits the period off the last word of a line ("in the U.S." -> "U.S ."),
 sacremoses keeps non-breaking prefixes there. So each file is checked twice:
-  - `synmt-tok --sacremoses` must equal sacremoses on >= 99.9% of lines;
+  - `synmt-tok --sacremoses` must equal sacremoses on every line;
   - `synmt-tok` (the default) must equal sacremoses' output with tokenizer.perl's last-word rule
-    applied on >= 99.9% of lines, and the raw agreement with sacremoses is printed.
-Differing lines are listed; detokenisation must equal sacremoses'. Prints 'N passed, N failed'.
+    applied (perl_last_word below) on every line, and the raw agreement with sacremoses is printed.
+    tokenizer.perl itself is not run (Moses is neither on PyPI nor in Debian): this half checks
+    sacremoses plus that one documented rule, which docs/preprocessing.md states.
+Differing lines are listed; detokenisation must equal sacremoses' on every line. Prints 'N passed,
+N failed'.
 """
 import argparse
 import gzip
@@ -56,7 +59,7 @@ def main():
             for mode, ours, expected in (("--sacremoses", out.split("\n")[:-1], ref), ("default (tokenizer.perl)", perl, ref_perl)):
                 bad = [i for i, (a, b) in enumerate(zip(ours, expected)) if a != b]
                 label = f"tok {mode} {lang} -a={aggressive} escape={escape} {path.split('/')[-1]}"
-                ok = len(ours) == len(expected) and len(bad) <= 0.001 * len(lines)
+                ok = len(ours) == len(expected) and not bad
                 passed, failed = passed + ok, failed + (not ok)
                 for i in bad[:10]:
                     print(f"  {label} line {i + 1}:\n    synmt     {ours[i]!r}\n    expected  {expected[i]!r}")
@@ -71,7 +74,7 @@ def main():
             out = subprocess.run([args.tok, "--detok", "-l", lang], input="\n".join(ref) + "\n", capture_output=True,
                                  text=True, check=True).stdout.split("\n")[:-1]
             bad = [i for i, (a, b) in enumerate(zip(out, ref_detok)) if a != b]
-            ok = len(out) == len(ref_detok) and len(bad) <= 0.001 * len(lines)
+            ok = len(out) == len(ref_detok) and not bad
             passed, failed = passed + ok, failed + (not ok)
             for i in bad[:10]:
                 print(f"  detok {lang} line {i + 1}:\n    synmt     {out[i]!r}\n    sacremoses {ref_detok[i]!r}")
