@@ -40,10 +40,14 @@ inline std::string write_input(const std::string& name, const uint8_t* data, std
 // Runs `body`; the clear errors are the expected outcome of bad input, anything else aborts.
 template <class Body>
 void expect_clear_errors(Body&& body) {
+  // SYNMT_FUZZ_VERBOSE=1 prints each clear error (which check an input reached, when replaying one)
+  static const bool verbose = std::getenv("SYNMT_FUZZ_VERBOSE") != nullptr;
   try {
     body();
-  } catch (const InputError&) {
-  } catch (const ConfigError&) {
+  } catch (const InputError& e) {
+    if (verbose) std::fprintf(stderr, "clear error: %s\n", e.what());
+  } catch (const ConfigError& e) {
+    if (verbose) std::fprintf(stderr, "clear error: %s\n", e.what());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "fuzz finding: an unexpected exception escaped the reader: %s\n", e.what());
     std::abort();
