@@ -267,10 +267,10 @@ def main():
     print(f"{len(names)} corpora checked")
     with tempfile.TemporaryDirectory() as tmp:
         check_dry_run(venv, tmp)
-        if bin_dir and os.path.exists(f"{bin_dir}/synmt-fetch"):
-            check_real_run(venv, tmp, os.path.abspath(bin_dir))
+        if not bin_dir or not os.path.exists(f"{bin_dir}/synmt-fetch"):
+            fail(f"no synmt-fetch in {bin_dir}: the real run cannot be made (build synmt-fetch first)")
         else:
-            print("no synmt-fetch built: the real run is skipped")
+            check_real_run(venv, tmp, os.path.abspath(bin_dir))
     if failures:
         print(f"{len(failures)} failed")
         sys.exit(1)

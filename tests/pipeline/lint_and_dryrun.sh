@@ -10,7 +10,16 @@ set -euo pipefail
 VENV=$1
 SM="$VENV/bin/snakemake"
 passed=0
-"$SM" --lint > /tmp/synmt-lint.txt 2>&1 || true
+set +e
+"$SM" --lint > /tmp/synmt-lint.txt 2>&1
+lint_rc=$?
+set -e
+findings=$(grep -cE '^\s+\* ' /tmp/synmt-lint.txt || true)
+# exit 1 with findings listed is the linter's verdict; any other failure (a Snakefile that does not
+# parse, a crash: exit 1 and no finding) is the linter not having run, never a pass
+if [ "$lint_rc" -ne 0 ] && { [ "$lint_rc" -ne 1 ] || [ "$findings" -eq 0 ]; }; then
+  cat /tmp/synmt-lint.txt; echo "snakemake --lint failed (exit $lint_rc) without lint findings"; exit 1
+fi
 other=$(grep -E '^\s+\* ' /tmp/synmt-lint.txt | grep -v 'Specify a conda environment or container for each rule' || true)
 if [ -n "$other" ]; then cat /tmp/synmt-lint.txt; echo "lint findings: $other"; exit 1; fi
 passed=$((passed + 1))
