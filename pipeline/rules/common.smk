@@ -606,6 +606,11 @@ def run_budget(run):
         return f"ensemble of {', '.join(members)} ({which}.pt)"
     t = SYSTEMS[run].get("train", {})
     parts = []
+    if t.get("patience"):  # the convergence rule: the same words for every row trained by it
+        metric = "BLEU" if t.get("keep_best") == "bleu" else "perplexity"
+        per_epoch = t.get("valid_per_epoch", 1)
+        every = "an epoch" if per_epoch == 1 else f"1/{per_epoch} epoch"
+        parts.append(f"until {t['patience']} validations (every {every}) without a better dev {metric}")
     if t.get("max_steps"):
         parts.append(f"{t['max_steps']} updates")
     parts.append(f"≤ {t.get('max_epochs', 10)} epochs")

@@ -50,6 +50,20 @@ def has_key(obj, key):
     return True
 
 
+def epochs_reached(summary_paths):
+    """Per system, its runs' epochs and updates from the training summaries (results/systems/RUN/summary.json),
+    so that a reader sees where the convergence rule or the cap stopped each row."""
+    by_system = {}
+    for path in sorted(summary_paths):
+        run = os.path.basename(os.path.dirname(path))
+        system, _, seed = run.rpartition(".s")
+        if not system or not seed.isdigit():
+            system, seed = run, ""
+        s = load_json(path)
+        by_system.setdefault(system, []).append(f"{s['epochs']} / {s['steps']}")
+    return [f"{system} {', '.join(values)}" for system, values in sorted(by_system.items())]
+
+
 # metrics shown on another scale than the scorer's: RIBES.py scores in [0, 1], papers print x 100
 DISPLAY_SCALE = {"ribes": 100.0}
 
@@ -233,6 +247,9 @@ def main(sm):
             "Training budget: " + "; ".join(f"{s}: {b}" for s, b in sorted({(r['system'], r['budget']) for r in runs.values()})) + ".",
             f"Results recorded {dates[0] if len(dates) == 1 else dates[0] + ' to ' + dates[-1]}" if dates else "Results recorded: n/a",
         ]
+        reached = epochs_reached(sm.input.summaries)
+        if reached:
+            header.insert(-1, "Training reached (epochs / updates per run): " + "; ".join(reached) + ".")
         header[-1] += f" at commit {', '.join(commits)}." if commits else "."
     else:
         header.append("Data statistics of the pipeline's stages (no trained systems).")

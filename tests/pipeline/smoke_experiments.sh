@@ -30,6 +30,8 @@ for name in exp["experiment"]["tables"]:
     spec = exp["tables"][name]
     md = open(f"{tables}/{name}.md").read()
     assert "scale **smoke**" in md and "mean nothing" in md, f"{name}: scale not stated"
+    if "Training budget:" in md:  # a table of trained runs says where each run stopped
+        assert "Training reached (epochs / updates per run):" in md, f"{name}: epochs reached not stated"
     rows = list(csv.DictReader(open(f"{tables}/{name}.csv")))
     if not spec.get("paper"):  # an analysis the paper reports in prose: measured values only
         for r in rows:
