@@ -83,6 +83,11 @@ def _alternatives(names):
     return "|".join(sorted(names))
 
 
+def _group_names():
+    """A seed group: a system, or one of its runs by seed ("SYSTEM@sN", experiment.seed_matched)."""
+    return f"(?:{_alternatives(SYSTEM_SPECS)})(?:{experiment.SEED_SEP}[0-9]+)?"
+
+
 # a pair's gold_trees (a parallel treebank such as PUD) is one more split: its words, tokenised
 # already, through the pair's sub-words and binarisation (induced trees, gate analysis)
 GOLD_SPLITS = {g["split"] for p in PAIRS.values() for g in p.get("gold_trees", [])}

@@ -52,7 +52,7 @@ rule group_hypotheses:
     output:
         f"{RESULTS}/groups/{{group}}/{{pair}}/hyp.{{split}}.{{ext}}",
     wildcard_constraints:
-        group=_alternatives(SYSTEM_SPECS),
+        group=_group_names(),
         ext="txt|tok",
     log:
         f"{WORK}/logs/groups/{{group}}.{{pair}}.{{split}}.{{ext}}.log",
@@ -92,8 +92,8 @@ rule significance:
     threads: config["threads"]
     wildcard_constraints:
         metric="bleu|chrf|ribes|bleu_tok",
-        baseline=_alternatives(SYSTEM_SPECS),
-        system=_alternatives(SYSTEM_SPECS),
+        baseline=_group_names(),
+        system=_group_names(),
     log:
         f"{WORK}/logs/significance/{{pair}}.{{split}}.{{metric}}.{{baseline}}--{{system}}.log",
     benchmark:

@@ -75,10 +75,38 @@ def test_pair(pairs, pair):
     return spec.get("scores_as") or spec.get("multitask_parse", {}).get("from") or pair
 
 
+SEED_SEP = "@s"  # "SYSTEM@sN": the run of SYSTEM with seed N, a one-run group (seed_matched)
+
+
 def runs_of(runs, system, pair):
-    """The runs of `system` evaluated on `pair` (trained on it, or on a multi-task mix built from it)."""
-    return sorted((r for r, spec in runs.items() if spec["system"] == system and spec.get("test_pair", spec["pair"]) == pair),
+    """The runs of `system` evaluated on `pair` (trained on it, or on a multi-task mix built from it);
+    for "SYSTEM@sN" only its run with seed N."""
+    system, _, seed = system.partition(SEED_SEP)
+    return sorted((r for r, spec in runs.items() if spec["system"] == system and spec.get("test_pair", spec["pair"]) == pair
+                   and (not seed or str(spec["seed"]) == seed)),
                   key=lambda r: (runs[r]["seed"], r))
+
+
+def seed_matched(runs, system, rids, other, orids, where):
+    """The two groups a bootstrap compares. Groups of equal size are compared whole (each a seed
+    group's concatenated hypotheses). A one-run row against a seed group (or a seed group against a
+    one-run row) is compared with the group's run of the same seed: the mini tables give the papers'
+    headline rows 3 seeds and the other rows one, and a one-run row is then tested seed for seed.
+    Returns (system, other) as group names, "SYSTEM@sN" for a restricted group."""
+    if len(rids) == len(orids):
+        return system, other
+    if 1 not in (len(rids), len(orids)):
+        raise ConfigError(f"{where}: seed groups of {len(rids)} and {len(orids)} runs: a bootstrap compares groups of "
+                          "the same size, or one run with the run of its seed in the other group")
+    single = rids[0] if len(rids) == 1 else orids[0]
+    seed = runs[single]["seed"]
+    group = other if len(rids) == 1 else system
+    pool = orids if len(rids) == 1 else rids
+    if not any(runs[r]["seed"] == seed for r in pool):
+        raise ConfigError(f"{where}: the one-run side has seed {seed}, which the other group ({group}) does not train")
+    if len(rids) == 1:
+        return system, f"{other}{SEED_SEP}{seed}"
+    return f"{system}{SEED_SEP}{seed}", other
 
 
 def _column(table, i, c, pairs):
@@ -162,11 +190,12 @@ def resolve_table(table, spec, runs, pairs, results):
                     if other is None:
                         raise ConfigError(f"tables.{table}: row '{r['label']}' is compared with '{c['row']}', which has no system on {col['pair']}")
                     orids = runs_of(runs, other, col["pair"])
-                    if len(orids) != len(rids):
-                        raise ConfigError(f"tables.{table}: '{r['label']}' ({len(rids)} runs) and '{c['row']}' ({len(orids)} runs) "
-                                          f"on {col['pair']}: seed groups compared by bootstrap need the same number of runs")
-                    cell["tests"].append({"row": c["row"], "marks": c["marks"],
-                                          "file": significance_file(results, col, other, system)})
+                    tested, against = seed_matched(runs, system, rids, other, orids,
+                                                   f"tables.{table}: '{r['label']}' against '{c['row']}' on {col['pair']}")
+                    test = {"row": c["row"], "marks": c["marks"], "file": significance_file(results, col, against, tested)}
+                    if (tested, against) != (system, other):
+                        test["seed"] = int((tested + against).rpartition(SEED_SEP)[2])
+                    cell["tests"].append(test)
                 if spec.get("ci", False):
                     cell["ci_file"] = significance_file(results, col, system, system)
             cells[(r["label"], ci)] = cell
