@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The configuration examples of docs/adding_a_language_pair.md, as a reader would copy them: the
+# corpus entry into a corpora file, the pair, system and table into a config file, then
+# `snakemake -n` must plan the table (every key accepted by the schema, the DAG complete). A doc
+# whose examples drift from the schema fails here.  Usage: docs_examples_dryrun.sh VENV
+set -euo pipefail
+VENV=$1
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+"$VENV/bin/python" - docs/adding_a_language_pair.md "$T" <<'PY'
+import re, sys, yaml
+doc, out = sys.argv[1], sys.argv[2]
+blocks = [yaml.safe_load(b) for b in re.findall(r"```yaml\n(.*?)```", open(doc).read(), re.S)]
+blocks = [{k: v for k, v in b.items()} for b in blocks]
+corpora = {k: v for b in blocks for k, v in b.items() if isinstance(v, dict) and "files" in v}
+config = {"corpora": [f"{out}/corpora.yaml"], "work_dir": f"{out}/work", "results_dir": f"{out}/results"}
+for b in blocks:
+    for key in ("pairs", "systems", "tables", "experiment"):
+        if key in b:
+            config.setdefault(key, {}).update(b[key])
+missing = [k for k in ("pairs", "systems", "tables", "experiment") if k not in config]
+assert corpora and not missing, f"{doc}: examples lack {missing or 'a corpus entry'}"
+yaml.safe_dump(corpora, open(f"{out}/corpora.yaml", "w"))
+yaml.safe_dump(config, open(f"{out}/config.yaml", "w"))
+print(f"{doc}: {len(blocks)} examples, corpora {sorted(corpora)}, pairs {sorted(config['pairs'])}, tables {sorted(config['tables'])}")
+PY
+# the whole example config must plan, down to the table it describes
+"$VENV/bin/snakemake" -n --quiet rules --configfile "$T/config.yaml" > "$T/dry.txt" 2>&1 || { cat "$T/dry.txt"; echo "the examples do not dry-run"; exit 1; }
+for rule in train translate score table; do
+  grep -qE "^$rule +[0-9]+" "$T/dry.txt" || { cat "$T/dry.txt"; echo "the dry run plans no '$rule' job"; exit 1; }
+done
+echo "docs examples: dry run plans $(grep -E '^total' "$T/dry.txt" | head -1 | awk '{print $2}') jobs"
+echo "1 passed, 0 failed"
