@@ -11,6 +11,7 @@ import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import verdict as verdicts  # noqa: E402
+import campaign  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 COLUMNS = [verdicts.AGREES, verdicts.NOT_SIGNIFICANT, verdicts.CONTRADICTS, verdicts.SAME_UNTESTED, verdicts.OPPOSITE_UNTESTED]
@@ -30,6 +31,9 @@ def page_tallies(path):
 
 def scoreboard(docs):
     papers = {}
+    # round-2 tables are run (their pages carry tallies once measured); the others are listed as
+    # configured with their cost, where they need runs of their own
+    not_run = [r for r in campaign.campaign() if not r["round2"] and r["new_runs"] > 0]
     for page in sorted(glob.glob(os.path.join(docs, "*.*.md"))):
         name = os.path.basename(page)[: -len(".md")]
         paper, scale = name.split(".", 1)
@@ -55,6 +59,11 @@ def scoreboard(docs):
                 total[c] = total.get(c, 0) + n
         lines.append("| **all** | | | " + " | ".join(f"**{total.get(c, 0)}**" for c in COLUMNS) + f" | **{sum(total.values())}** |")
         lines.append("")
+        pending = [r for r in not_run if r["paper"] == paper]
+        if pending:
+            lines += ["Configured, not run at mini scale (estimated CPU-hours on the 2-core machine, runs not shared with an",
+                      "earlier table; `docs/reproducing.md`, \"Mini campaign\"): "
+                      + "; ".join(f"`{r['table']}` {r['new_runs']} runs, {r['cpu_hours']:.1f} h" for r in pending) + ".", ""]
     return "\n".join(lines)
 
 

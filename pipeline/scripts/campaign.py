@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""The mini campaign's cost (pipeline/config/mini_campaign.yaml): every table of every mini
+experiment file with the training runs it needs beyond those of the tables before it (round 2's
+tables first, in their order), and their estimated CPU-hours on the 2-core machine.
+
+  campaign.py                 prints the Markdown table (docs/reproducing.md, "Mini campaign")
+  campaign.py --json          the same as JSON (make_scoreboard.py's "configured, not run" lines)
+  campaign.py --write DOC     replaces the table between DOC's <!-- campaign --> and <!-- /campaign -->
+  campaign.py --check DOC     exit 1 when that table is not the current one
+"""
+import json
+import os
+import sys
+
+import yaml
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import experiment  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PAPERS = ["sa_nmt", "pascal", "lgp", "latent_graphs"]
+
+
+def training_runs(runs, cells):
+    """The runs a table's cells read that train (an ensemble's members, not the decode-only run)."""
+    out = set()
+    for cell in cells:
+        for rid in cell["runs"]:
+            members = runs[rid].get("ensemble")
+            out.update(members if members else [rid])
+    return out
+
+
+def table_runs(name):
+    cfg = yaml.safe_load(open(os.path.join(ROOT, "pipeline", "config", "experiments", f"{name}.yaml"), encoding="utf-8"))
+    runs = experiment.expand_systems(cfg["systems"], cfg["pairs"])
+    out = {}
+    for table in cfg["experiment"]["tables"]:
+        resolved = experiment.resolve_table(table, cfg["tables"][table], runs, cfg["pairs"], "results")
+        out[table] = {r: runs[r]["pair"] for r in training_runs(runs, resolved["cells"])}
+    return out
+
+
+def campaign(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml")):
+    plan = yaml.safe_load(open(path, encoding="utf-8"))
+    rows, trained = [], {}
+    order = [(item["experiment"], t, True) for item in plan["run"] for t in item["tables"]]
+    tables = {f"{p}.mini": table_runs(f"{p}.mini") for p in PAPERS}
+    for exp, names in tables.items():
+        order += [(exp, t, False) for t in names if not any(o[0] == exp and o[1] == t for o in order)]
+    for exp, table, in_round in order:
+        if table not in tables[exp]:
+            raise SystemExit(f"{path}: {exp} has no table '{table}'")
+        cost = plan["hours_per_run"][exp]
+        new = {r: p for r, p in tables[exp][table].items() if r not in trained.setdefault(exp, set())}
+        trained[exp].update(new)
+        hours = sum(cost.get(p, cost["default"]) for p in new.values())
+        rows.append({"paper": exp.split(".")[0], "experiment": exp, "table": table, "round2": in_round,
+                     "runs": len(tables[exp][table]), "new_runs": len(new), "cpu_hours": round(hours, 1)})
+    return rows
+
+
+def markdown(rows):
+    lines = ["| order | experiment | table | training runs | new runs | CPU-hours (est.) |", "|---|---|---|---|---|---|"]
+    for i, r in enumerate(rows, 1):
+        lines.append(f"| {i}{' (round 2)' if r['round2'] else ''} | `{r['experiment']}` | `{r['table']}` | {r['runs']} | "
+                     f"{r['new_runs']} | {r['cpu_hours']:.1f} |")
+    round2 = sum(r["cpu_hours"] for r in rows if r["round2"])
+    rest = sum(r["cpu_hours"] for r in rows if not r["round2"])
+    lines += ["", f"Round 2: {round2:.0f} CPU-hours; the configured tables after it: {rest:.0f} CPU-hours more."]
+    return "\n".join(lines)
+
+
+def replace_block(doc, table):
+    text = open(doc, encoding="utf-8").read()
+    start, end = "<!-- campaign -->\n", "<!-- /campaign -->"
+    if start not in text or end not in text:
+        raise SystemExit(f"{doc}: no <!-- campaign --> ... <!-- /campaign --> block")
+    head, rest = text.split(start, 1)
+    return text, head + start + table + "\n" + end + rest.split(end, 1)[1]
+
+
+if __name__ == "__main__":
+    result = campaign()
+    if "--write" in sys.argv or "--check" in sys.argv:
+        doc = sys.argv[sys.argv.index("--write" if "--write" in sys.argv else "--check") + 1]
+        old, new = replace_block(doc, markdown(result))
+        if "--check" in sys.argv:
+            if old != new:
+                print(f"{doc}: the campaign table is stale; run pipeline/scripts/campaign.py --write {doc}")
+                sys.exit(1)
+            print(f"{doc}: campaign table current")
+        else:
+            open(doc, "w", encoding="utf-8").write(new)
+    else:
+        print(json.dumps(result, indent=1) if "--json" in sys.argv else markdown(result))
