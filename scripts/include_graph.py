@@ -5,6 +5,13 @@ core/ is the floor; preprocess/, eval/ and parse/ stand on it side by side (no i
 them); binarize/ (synmt-binarize) and trainer/ stand above those, side by side. Prints every directory-level edge with the number of includes
 and, with --check, exits 1 listing the includes that break the rule (docs/architecture.md).
 A tool's main (<dir>/tools/) counts as part of its directory.
+
+Inside trainer/ the floors are checked the same way (docs/architecture.md): the files at trainer/'s
+top (device, runtime, archive I/O) < data/, comm/, loop/ (the batches, the communicators, the
+torch-free pieces of a training loop) < nn/ (layers) < parser/ (the builtin parser) < models/ (the
+model interface, checkpoints, the registry, then the families) < decode/ < train/ < tools/. A file
+includes its own directory and the floors below it; inside models/, the families' directories
+stand on models/'s own files and only models/families.cpp, the registration list, includes them.
 """
 import argparse
 import collections
@@ -32,6 +39,42 @@ def allowed(source, target):
     return LAYERS[target] < LAYERS[source]
 
 
+TRAINER_FLOORS = {"": 0, "data": 1, "comm": 1, "loop": 1, "nn": 2, "parser": 3, "models": 4, "decode": 5, "train": 6, "tools": 7}
+TRAINER_INCLUDE = re.compile(r'^\s*#\s*include\s+"trainer/([^"]+)"', re.M)
+
+
+def trainer_part(rel):
+    """(floor directory, family or '') of a path relative to trainer/."""
+    parts = rel.split("/")
+    if len(parts) == 1:
+        return "", ""
+    family = parts[1] if parts[0] == "models" and len(parts) > 2 else ""
+    return parts[0], family
+
+
+def trainer_breaks(root):
+    """Includes inside trainer/ against its floors, as 'file includes target (why)'."""
+    bad = []
+    base = root / "trainer"
+    for path in sorted(base.rglob("*")):
+        if path.suffix not in (".h", ".cpp"):
+            continue
+        rel = str(path.relative_to(base))
+        floor, family = trainer_part(rel)
+        if floor not in TRAINER_FLOORS:
+            bad.append(f"  trainer/{rel}: directory '{floor}' has no floor in include_graph.py")
+            continue
+        for target in TRAINER_INCLUDE.findall(path.read_text(encoding="utf-8")):
+            tfloor, tfamily = trainer_part(target)
+            if tfloor not in TRAINER_FLOORS:
+                bad.append(f"  trainer/{rel} includes trainer/{target}: no such floor")
+            elif tfloor != floor and TRAINER_FLOORS[tfloor] >= TRAINER_FLOORS[floor]:
+                bad.append(f"  trainer/{rel} includes trainer/{target} ({floor or 'top'} -> {tfloor}: not a lower floor)")
+            elif floor == tfloor == "models" and tfamily and tfamily != family and not (not family and rel == "models/families.cpp"):
+                bad.append(f"  trainer/{rel} includes trainer/{target} (only models/families.cpp includes a family)")
+    return bad
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", default=pathlib.Path(__file__).resolve().parent.parent, type=pathlib.Path)
@@ -47,7 +90,12 @@ def main():
     if bad:
         print("includes against the layering (core < preprocess | eval | parse < binarize | trainer):")
         print("\n".join(bad))
-    return 1 if bad and args.check else 0
+    inner = trainer_breaks(args.root)
+    print(f"trainer floors: {len(inner)} includes against them")
+    if inner:
+        print("includes against trainer's floors (top < data | comm | loop < nn < parser < models < decode < train < tools):")
+        print("\n".join(inner))
+    return 1 if (bad or inner) and args.check else 0
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@
 
 #include "core/sealed_zip.h"
 #include "tests/fuzz/fuzz_util.h"
-#include "trainer/train/checkpoint.h"
+#include "trainer/models/checkpoint.h"
 #include "trainer/train/training_state.h"
 
 namespace {

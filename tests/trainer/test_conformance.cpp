@@ -14,7 +14,7 @@
 #include "trainer/data/batches.h"
 #include "trainer/decode/beam_search.h"
 #include "trainer/models/registry.h"
-#include "trainer/train/checkpoint.h"
+#include "trainer/models/checkpoint.h"
 #include "trainer/train/criterion.h"
 #include "tests/trainer/tiny_models.h"
 

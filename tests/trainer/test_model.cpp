@@ -9,7 +9,7 @@
 #include "preprocess/vocab.h"
 #include "trainer/data/batches.h"
 #include "trainer/models/registry.h"
-#include "trainer/train/checkpoint.h"
+#include "trainer/models/checkpoint.h"
 #include "trainer/train/loss.h"
 #include "tests/trainer/tiny_models.h"
 

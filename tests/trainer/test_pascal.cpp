@@ -14,7 +14,7 @@
 #include "trainer/models/registry.h"
 #include "trainer/models/transformer/pascal_heads.h"
 #include "trainer/models/transformer/transformer.h"
-#include "trainer/train/checkpoint.h"
+#include "trainer/models/checkpoint.h"
 #include "trainer/train/criterion.h"
 #include "tests/trainer/tiny_models.h"
 

@@ -18,12 +18,12 @@
 #include "trainer/decode/ensemble.h"
 #include "trainer/comm/communicator.h"
 #include "trainer/models/registry.h"
-#include "trainer/train/checkpoint.h"
+#include "trainer/models/checkpoint.h"
 #include "trainer/train/lr_schedule.h"
 #include "trainer/train/criterion.h"
 #include "trainer/train/trainer.h"
 #include "trainer/train/update_step.h"
-#include "trainer/train/validation_policy.h"
+#include "trainer/loop/validation_policy.h"
 #include "tests/trainer/tiny_models.h"
 
 namespace {

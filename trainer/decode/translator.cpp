@@ -11,7 +11,7 @@
 #include "core/log.h"
 #include "trainer/data/batches.h"
 #include "trainer/models/syntax_sizes.h"
-#include "trainer/train/checkpoint.h"
+#include "trainer/models/checkpoint.h"
 
 namespace synmt {
 

@@ -1,24 +1,8 @@
 #include "trainer/models/registry.h"
 
 #include "core/config.h"
-#include "trainer/models/latent_graphs/family.h"
-#include "trainer/models/lgp/family.h"
-#include "trainer/models/rnn_attention/family.h"
-#include "trainer/models/sa_nmt/family.h"
-#include "trainer/models/transformer/family.h"
 
 namespace synmt {
-
-const std::vector<ModelFamily>& model_families() {
-  static const std::vector<ModelFamily> families = {
-      rnn_attention_family(),
-      transformer_family(),
-      sa_nmt_family(),
-      latent_graphs_family(),
-      lgp_family(),
-  };
-  return families;
-}
 
 const std::vector<Architecture>& architectures() {
   static const std::vector<Architecture> archs = [] {

@@ -1,6 +1,6 @@
 #pragma once
 // The explicit model registry (as CTranslate2's register_model list): families are listed once in
-// registry.cpp, one line each; each family's directory defines its ModelFamily (constructor,
+// models/families.cpp, one line each; each family's directory defines its ModelFamily (constructor,
 // option completion, presets). A named architecture is an option preset of a family (fairseq
 // style), so a paper variant is a few lines of defaults, never a code fork.
 #include <functional>
@@ -44,7 +44,7 @@ ModelFamily make_family(std::string name, std::vector<Architecture> presets, nlo
   return f;
 }
 
-const std::vector<ModelFamily>& model_families();
+const std::vector<ModelFamily>& model_families();  // models/families.cpp: the registered list
 const std::vector<Architecture>& architectures();  // every family's presets, in registry order
 const ModelFamily& model_family(const std::string& name);
 

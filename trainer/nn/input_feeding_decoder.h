@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "trainer/models/seq2seq_model.h"
+#include "trainer/nn/model_io.h"
 #include "trainer/nn/luong_attention.h"
 
 namespace synmt {

@@ -15,7 +15,7 @@
 #include <string>
 
 #include "trainer/data/source_input.h"
-#include "trainer/models/seq2seq_model.h"
+#include "trainer/nn/model_io.h"
 
 namespace synmt {
 

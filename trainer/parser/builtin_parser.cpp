@@ -25,8 +25,8 @@
 #include "parse/conllu.h"
 #include "preprocess/vocab.h"
 #include "trainer/archive_io.h"
-#include "trainer/train/metrics_log.h"
-#include "trainer/train/validation_policy.h"
+#include "trainer/loop/metrics_log.h"
+#include "trainer/loop/validation_policy.h"
 #include "trainer/runtime.h"
 
 namespace synmt::parser {

@@ -25,14 +25,14 @@
 #include "trainer/decode/beam_search.h"
 #include "trainer/comm/launcher.h"
 #include "trainer/device.h"
-#include "trainer/train/checkpoint.h"
+#include "trainer/models/checkpoint.h"
 #include "trainer/train/criterion.h"
 #include "trainer/train/fused_adam.h"
 #include "trainer/train/loss.h"
-#include "trainer/train/metrics_log.h"
+#include "trainer/loop/metrics_log.h"
 #include "trainer/train/training_state.h"
 #include "trainer/train/update_step.h"
-#include "trainer/train/validation_policy.h"
+#include "trainer/loop/validation_policy.h"
 #include "core/special_tokens.h"
 
 namespace synmt {

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "trainer/models/seq2seq_model.h"
-#include "trainer/train/training_cursor.h"
+#include "trainer/loop/training_cursor.h"
 
 namespace synmt {
 

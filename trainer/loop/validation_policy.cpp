@@ -1,4 +1,4 @@
-#include "trainer/train/validation_policy.h"
+#include "trainer/loop/validation_policy.h"
 
 #include "core/error.h"
 

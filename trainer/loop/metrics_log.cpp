@@ -1,4 +1,4 @@
-#include "trainer/train/metrics_log.h"
+#include "trainer/loop/metrics_log.h"
 
 #include <cerrno>
 #include <cstring>

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "trainer/train/training_cursor.h"
+#include "trainer/loop/training_cursor.h"
 
 namespace synmt {
 

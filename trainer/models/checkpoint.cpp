@@ -1,4 +1,4 @@
-#include "trainer/train/checkpoint.h"
+#include "trainer/models/checkpoint.h"
 
 #include <torch/serialize.h>
 
