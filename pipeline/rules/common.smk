@@ -15,6 +15,17 @@ RESULTS = config["results_dir"]
 BIN = config["bin_dir"]
 PAIRS = config["pairs"]
 
+
+def pair_subwords(spec):
+    """A pair spec's sub-word kind, bpe when unset: the one place that default lives."""
+    return spec.get("subwords", "bpe")
+
+
+def pair_parsers(spec):
+    """A pair spec's parsers by side ({"src": NAME} or {}): the one place `parse:` is read."""
+    return spec.get("parse", {})
+
+
 # Built-in corpora (the shared mirror's and the papers' paper-scale ones) are always known; a
 # user's corpora files add to them. A name defined twice is an error naming both files.
 BUILTIN_CORPORA = ["pipeline/config/corpora.yaml", "pipeline/config/corpora_paper.yaml"]
@@ -47,7 +58,7 @@ except experiment.ConfigError as e:
     raise ValueError(str(e)) from None
 
 for _pair, _spec in PAIRS.items():
-    _sub = _spec.get("subwords", "bpe")
+    _sub = pair_subwords(_spec)
     if _sub == "bpe" and "bpe" not in _spec:
         raise ValueError(f"pairs.{_pair}: subwords: bpe needs a 'bpe' block")
     if _sub == "spm" and "spm" not in _spec:
@@ -55,7 +66,7 @@ for _pair, _spec in PAIRS.items():
     if _sub == "none" and ("bpe" in _spec or "spm" in _spec):
         raise ValueError(f"pairs.{_pair}: subwords: none (word-level) takes no 'bpe' or 'spm' block")
     # SentencePiece segments the untokenised text: its words are not the tokens the parser saw
-    if _sub == "spm" and "src" in _spec.get("parse", {}):
+    if _sub == "spm" and "src" in pair_parsers(_spec):
         raise ValueError(f"pairs.{_pair}: parse.src needs subwords: bpe or none (SentencePiece segments untokenised text)")
     if _spec["corpus"] not in CORPORA:
         raise ValueError(f"pairs.{_pair}.corpus: '{_spec['corpus']}' is in no corpora file ({', '.join(sorted(set(CORPUS_FILE.values())))})")
@@ -70,7 +81,7 @@ for _pair, _spec in PAIRS.items():
             raise ValueError(f"pairs.{_pair}.gold_trees.split: '{_gold['split']}' names another split of the pair")
     if len({g["split"] for g in _spec.get("gold_trees", [])}) != len(_spec.get("gold_trees", [])):
         raise ValueError(f"pairs.{_pair}.gold_trees: two gold treebanks with one split name")
-    if "gold_trees" in _spec and _spec.get("subwords", "bpe") == "spm":
+    if "gold_trees" in _spec and pair_subwords(_spec) == "spm":
         raise ValueError(f"pairs.{_pair}.gold_trees: needs subwords bpe or none (SentencePiece segments untokenised text)")
     for _name in _spec.get("test_sets", {}):
         if _name in ("train", "valid", "test"):
@@ -197,7 +208,7 @@ def filter_order(pair):
 
 
 for _pair in PAIRS:
-    if filter_order(_pair) == "clean_first" and PAIRS[_pair].get("subwords", "bpe") == "spm":
+    if filter_order(_pair) == "clean_first" and pair_subwords(PAIRS[_pair]) == "spm":
         raise ValueError(f"pairs.{_pair}: filter_order clean_first needs subwords bpe or none (SentencePiece reads uncleaned text)")
 FILTER_FIRST_RE = _alternatives(p for p in PAIRS if filter_order(p) == "filter_first") or "(?!x)x"
 CLEAN_FIRST_RE = _alternatives(p for p in PAIRS if filter_order(p) == "clean_first") or "(?!x)x"
@@ -221,9 +232,9 @@ for _pair, _spec in PAIRS.items():
 # Pairs whose data is a multi-task mix built from another pair (Pascal's +C&H, multitask.smk)
 MULTITASK_PAIRS = {name: spec["multitask_parse"]["from"] for name, spec in PAIRS.items() if "multitask_parse" in spec}
 for _pair, _base in MULTITASK_PAIRS.items():
-    if _base not in PAIRS or "src" not in PAIRS[_base].get("parse", {}):
+    if _base not in PAIRS or "src" not in pair_parsers(PAIRS[_base]):
         raise ValueError(f"pair {_pair}: multitask_parse.from '{_base}' must be a pair with parse.src")
-    if "parse" in PAIRS[_pair] or PAIRS[_pair].get("subwords", "bpe") != "bpe" or PAIRS[_pair]["bpe"]["mode"] != "joint":
+    if pair_parsers(PAIRS[_pair]) or pair_subwords(PAIRS[_pair]) != "bpe" or PAIRS[_pair]["bpe"]["mode"] != "joint":
         raise ValueError(f"pair {_pair}: a multitask_parse pair has no parse of its own and needs joint BPE (learnt on the mix)")
     for _key in ("src", "tgt", "test_sets"):
         if PAIRS[_pair].get(_key) != PAIRS[_base].get(_key):
@@ -308,16 +319,22 @@ def corpus_entry(corpus, name):
     return relpath, url, sha, archive_sum, member, fmt, manual
 
 
+def untokenised_text(pair, split, side):
+    """The raw text of one side of a split, language-filtered first for training when the pair
+    asks for it: what the tokeniser reads, and what SentencePiece reads (it segments untokenised
+    text; length cleaning is a tokeniser-level step and does not apply to it)."""
+    if split == "train" and filter_order(pair) == "filter_first":
+        return f"{WORK}/{pair}/langid/train.{side}"
+    return f"{WORK}/{pair}/raw/{split}.{side}"
+
+
 def tokenize_input(w):
-    """Training text goes through the language filter first when the pair asks for it."""
-    if w.split == "train" and filter_order(w.pair) == "filter_first":
-        return f"{WORK}/{w.pair}/langid/train.{w.side}"
-    return f"{WORK}/{w.pair}/raw/{w.split}.{w.side}"
+    return untokenised_text(w.pair, w.split, w.side)
 
 
 def subword_kind(pair):
-    """bpe | spm | none (word-level: the tokenised text is binarised as is)."""
-    return PAIRS[pair].get("subwords", "bpe")
+    """bpe | spm | none (word-level: the tokenised text is binarised as is); bpe when unset."""
+    return pair_subwords(PAIRS[pair])
 
 
 def subword_text(pair, split, side):
@@ -337,32 +354,24 @@ def tokenizer_flags(pair, side):
     return flags
 
 
-def spm_text(pair, split, side):
-    """SentencePiece reads untokenised text: the raw split (language-filtered for training when
-    the pair asks for it). Length cleaning is a tokeniser-level step and does not apply here."""
-    if split == "train" and filter_order(pair) == "filter_first":
-        return f"{WORK}/{pair}/langid/train.{side}"
-    return f"{WORK}/{pair}/raw/{split}.{side}"
-
-
 def spm_input(w):
-    return spm_text(w.pair, w.split, w.side)
+    return untokenised_text(w.pair, w.split, w.side)
 
 
 def postprocess_inputs(w):
     pair = SYSTEMS[w.system]["pair"]
     inputs = {"sub": f"{RESULTS}/systems/{w.system}/hyp.{w.split}.sub"}
-    if PAIRS[pair].get("subwords", "bpe") == "spm":
+    if subword_kind(pair) == "spm":
         inputs["model"] = f"{WORK}/{pair}/spm/model.model"
     return inputs
 
 
 def postprocess_command(w, input, output):
     pair = PAIRS[SYSTEMS[w.system]["pair"]]
-    if pair.get("subwords", "bpe") == "spm":
+    if pair_subwords(pair) == "spm":
         return f"{BIN}/synmt-spm decode -m {input.model} -i {input.sub} -o {output}"
     # word-level output has no BPE joins to undo (a token may end in "@@" legitimately)
-    join = f"cat {input.sub}" if pair.get("subwords", "bpe") == "none" else f"sed -E 's/(@@ )|(@@ ?$)//g' {input.sub}"
+    join = f"cat {input.sub}" if pair_subwords(pair) == "none" else f"sed -E 's/(@@ )|(@@ ?$)//g' {input.sub}"
     if pair["tokenizer"] == "none":
         return f"{join} > {output}"
     return f"{join} | {BIN}/synmt-tok --detok -l {pair['tgt']} -o {output}"
@@ -423,7 +432,7 @@ def train_uses_gpu(system):
 # --- parsing (pipeline/rules/parse.smk) ---
 PARSERS = config.get("parsers", {})
 for _pair, _spec in PAIRS.items():
-    for _side, _parser in _spec.get("parse", {}).items():
+    for _side, _parser in pair_parsers(_spec).items():
         if _parser not in PARSERS:
             raise ValueError(f"pairs.{_pair}.parse.{_side}: unknown parser '{_parser}'")
 for _name, _spec in PARSERS.items():
@@ -480,7 +489,7 @@ def syntax_inventory(pair, kind, side="src"):
 
 
 def pair_has_source_syntax(pair):
-    return "src" in PAIRS[pair].get("parse", {})
+    return "src" in pair_parsers(PAIRS[pair])
 
 
 def decode_source(pair, split):
@@ -500,7 +509,7 @@ def binarize_inputs(w):
         "src_vocab": vocab_path(w.pair, "src"),
         "tgt_vocab": vocab_path(w.pair, "tgt"),
     }
-    if "src" in PAIRS[w.pair].get("parse", {}):
+    if "src" in pair_parsers(PAIRS[w.pair]):
         inputs["src_parse"] = parse_cache(w.pair, w.split, "src")
         inputs["src_parse_corpus"] = tokenised_text(w.pair, w.split, "src")
         inputs["src_labels"] = syntax_inventory(w.pair, "labels")
@@ -518,7 +527,7 @@ def binarize_syntax_flags(input):
 
 
 def parse_backend_flags(w, input):
-    spec = PARSERS[PAIRS[w.pair]["parse"][w.side]]
+    spec = PARSERS[pair_parsers(PAIRS[w.pair])[w.side]]
     if spec["backend"] == "builtin":
         return f"--backend builtin --model {input.model}"
     if spec["backend"] == "conllu":

@@ -229,8 +229,8 @@ rule apply_bpe:
 
 rule learn_spm:
     input:
-        src=lambda w: spm_text(w.pair, "train", "src"),
-        tgt=lambda w: spm_text(w.pair, "train", "tgt"),
+        src=lambda w: untokenised_text(w.pair, "train", "src"),
+        tgt=lambda w: untokenised_text(w.pair, "train", "tgt"),
     output:
         model=f"{WORK}/{{pair}}/spm/model.model",
         vocab=f"{WORK}/{{pair}}/spm/model.vocab",
@@ -402,6 +402,8 @@ rule treebank_text:
         lower=lambda w: " --lower" if gold_spec(w.pair, w.split).get("lowercase", False) else "",
     log:
         f"{WORK}/logs/tokenize/{{pair}}.{{split}}.treebank.log",
+    benchmark:
+        f"{WORK}/logs/tokenize/{{pair}}.{{split}}.treebank.benchmark.tsv",
     shell:
         "({params.py} pipeline/scripts/conllu_words.py {input.src} {output.src}{params.lower}"
         " && {params.py} pipeline/scripts/conllu_words.py {input.tgt} {output.tgt}{params.lower}) 2> {log}"

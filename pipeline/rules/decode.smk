@@ -63,5 +63,7 @@ rule length_prior:
         bin=BIN,
     log:
         f"{WORK}/logs/length_prior/{{pair}}.log",
+    benchmark:
+        f"{WORK}/logs/length_prior/{{pair}}.benchmark.tsv",
     shell:
         "{params.bin}/synmt-length-prior --src {input.src} --tgt {input.tgt} -o {output} 2> {log}"

@@ -56,6 +56,8 @@ rule group_hypotheses:
         ext="txt|tok",
     log:
         f"{WORK}/logs/groups/{{group}}.{{pair}}.{{split}}.{{ext}}.log",
+    benchmark:
+        f"{WORK}/logs/groups/{{group}}.{{pair}}.{{split}}.{{ext}}.benchmark.tsv",
     shell:
         "cat {input} > {output} 2> {log}"
 
@@ -71,6 +73,8 @@ rule group_references:
         n="[0-9]+",
     log:
         f"{WORK}/logs/groups/references.{{pair}}.{{split}}.x{{n}}.{{ext}}.log",
+    benchmark:
+        f"{WORK}/logs/groups/references.{{pair}}.{{split}}.x{{n}}.{{ext}}.benchmark.tsv",
     shell:
         "(for i in $(seq 1 {wildcards.n}); do cat {input}; done > {output}) 2> {log}"
 

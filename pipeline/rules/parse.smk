@@ -43,9 +43,9 @@ rule parse_corpus:
         # builtin: the trained parser; conllu: the imported parses of this split; corenlp: none
         model=lambda w: (
             [f"{RESULTS}/parsers/{PAIRS[w.pair]['parse'][w.side]}/parser.pt"]
-            if PARSERS[PAIRS[w.pair]["parse"][w.side]]["backend"] == "builtin"
-            else [PARSERS[PAIRS[w.pair]["parse"][w.side]]["conllu"][w.split]]
-            if PARSERS[PAIRS[w.pair]["parse"][w.side]]["backend"] == "conllu"
+            if PARSERS[pair_parsers(PAIRS[w.pair])[w.side]]["backend"] == "builtin"
+            else [PARSERS[pair_parsers(PAIRS[w.pair])[w.side]]["conllu"][w.split]]
+            if PARSERS[pair_parsers(PAIRS[w.pair])[w.side]]["backend"] == "conllu"
             else []
         ),
     output:
@@ -87,10 +87,10 @@ rule parses:
         [
             parse_cache(pair, split, side)
             for pair, spec in PAIRS.items()
-            for side in spec.get("parse", {})
+            for side in pair_parsers(spec)
             for split in ("train", "valid", "test")
         ],
-        [syntax_inventory(pair, kind) for pair, spec in PAIRS.items() if "src" in spec.get("parse", {}) for kind in ("labels", "upos")],
+        [syntax_inventory(pair, kind) for pair, spec in PAIRS.items() if "src" in pair_parsers(spec) for kind in ("labels", "upos")],
 
 
 rule fetch_treebank:
@@ -106,5 +106,7 @@ rule fetch_treebank:
         url=lambda w: f"https://raw.githubusercontent.com/UniversalDependencies/{w.treebank}/{config.get('ud_release', 'r2.14')}/{w.name}.conllu",
     log:
         f"{WORK}/logs/fetch/{{treebank}}.{{name}}.log",
+    benchmark:
+        f"{WORK}/logs/fetch/{{treebank}}.{{name}}.benchmark.tsv",
     shell:
         "(curl -fsSL {params.url} | gzip -n > {output}.tmp && mv {output}.tmp {output}) 2> {log}"

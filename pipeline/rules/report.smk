@@ -17,6 +17,8 @@ rule curves_figure:
         title=lambda w: shlex.quote(TABLES[w.table]["title"]),  # titles hold apostrophes
     log:
         f"{WORK}/logs/figures/curves.{{table}}.log",
+    benchmark:
+        f"{WORK}/logs/figures/curves.{{table}}.benchmark.tsv",
     shell:
         "{params.py} pipeline/scripts/plots/curves.py --metrics {params.metrics} --out {params.prefix}"
         " --title {params.title} 2> {log}"
@@ -42,6 +44,8 @@ rule length_figure:
         flags=lambda w: score_flags(table_first_metric_column(w.table)["pair"], "bleu"),
     log:
         f"{WORK}/logs/figures/length.{{table}}.log",
+    benchmark:
+        f"{WORK}/logs/figures/length.{{table}}.benchmark.tsv",
     shell:
         "{params.py} pipeline/scripts/plots/length_buckets.py --src {input.src} --ref {input.ref} --hyp {params.hyps}"
         " --score-bin {params.bin}/synmt-score --out {params.prefix} --csv {output.csv} 2> {log}"
@@ -61,6 +65,8 @@ rule analysis_dump:
         bin=BIN,
     log:
         f"{RESULTS}/analysis/{{system}}/{{split}}.{{tensors}}.log",
+    benchmark:
+        f"{RESULTS}/analysis/{{system}}/{{split}}.{{tensors}}.benchmark.tsv",
     shell:
         "{params.bin}/synmt-translate -m {input.trained} --src-vocab {input.src_vocab} --tgt-vocab {input.tgt_vocab}"
         " --data {input.data} --teacher-forced --dump {wildcards.tensors} --dump-file {output} --threads {threads} 2> {log}"
@@ -83,6 +89,8 @@ rule heatmap_figure:
         head=lambda w: f"--head {heatmap_spec(w.name)['head']}" if "head" in heatmap_spec(w.name) else "",
     log:
         f"{WORK}/logs/figures/heatmap.{{name}}.log",
+    benchmark:
+        f"{WORK}/logs/figures/heatmap.{{name}}.benchmark.tsv",
     shell:
         "{params.py} pipeline/scripts/plots/heatmap.py --dump {input.dump} --tensor {params.h[tensor]} --sentences {params.sentences}"
         " {params.head} --data {input.data} --src-vocab {input.src_vocab} --tgt-vocab {input.tgt_vocab}"
@@ -101,6 +109,8 @@ rule report_meta:
         name=config["experiment"]["name"],
     log:
         f"{WORK}/logs/report/meta.log",
+    benchmark:
+        f"{WORK}/logs/report/meta.benchmark.tsv",
     script:
         "../scripts/report_meta.py"
 
@@ -120,6 +130,8 @@ rule report:
         figures=" ".join(f"'{c}={f}" + (f"::{ref}'" if ref else "'") for c, f, ref in report_figures()),
     log:
         f"{WORK}/logs/report/report.log",
+    benchmark:
+        f"{WORK}/logs/report/report.benchmark.tsv",
     shell:
         "{params.py} pipeline/scripts/make_report.py --title {params.title} --table {params.tables} --figure {params.figures}"
         " --meta {input.meta} --out-dir $(dirname {output.md}) 2> {log}"

@@ -12,6 +12,8 @@ rule provenance:
         f"{RESULTS}/systems/{{system}}/provenance.json",
     log:
         f"{WORK}/logs/provenance/{{system}}.log",
+    benchmark:
+        f"{WORK}/logs/provenance/{{system}}.benchmark.tsv",
     shell:
         "(commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown);"
         " if [ -n \"$(git status --porcelain --untracked-files=no 2>/dev/null | head -1)\" ]; then commit=$commit+dirty; fi;"

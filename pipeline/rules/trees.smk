@@ -24,6 +24,8 @@ rule induced_trees:
         decoder=lambda w: induced_trees_spec(w.system)["decoder"],
     log:
         f"{RESULTS}/systems/{{system}}/trees.{{split}}.log",
+    benchmark:
+        f"{RESULTS}/systems/{{system}}/trees.{{split}}.benchmark.tsv",
     shell:
         "({params.bin}/synmt-trees induce --heads {input.dump} --tensor {params.tensor} --rows {params.rows}"
         " --decoder {params.decoder} --gold {input.gold} -o {output.conllu}"
@@ -44,6 +46,8 @@ rule tree_baselines:
         prefix=lambda w: f"{RESULTS}/trees/{w.pair}/{w.split}",
     log:
         f"{RESULTS}/trees/{{pair}}/{{split}}.baselines.log",
+    benchmark:
+        f"{RESULTS}/trees/{{pair}}/{{split}}.baselines.benchmark.tsv",
     shell:
         "({params.bin}/synmt-trees baselines --gold {input.gold} -f json > {params.prefix}.baselines.json"
         " && {params.py} pipeline/scripts/split_json.py {params.prefix}.baselines.json {params.prefix}) 2> {log}"
@@ -66,6 +70,8 @@ rule gate_pos:
         subwords=lambda w: subword_kind(SYSTEMS[w.system]["pair"]),
     log:
         f"{RESULTS}/systems/{{system}}/gate_pos.{{split}}.log",
+    benchmark:
+        f"{RESULTS}/systems/{{system}}/gate_pos.{{split}}.benchmark.tsv",
     shell:
         "({params.bin}/synmt-trees gate-pos --gates {input.dump} --tensor gate_norm --target {input.target}"
         " --subwords {params.subwords} --conllu {input.gold} -f json > {output}.tmp && mv {output}.tmp {output}) 2> {log}"
@@ -85,6 +91,8 @@ rule graph_stats:
         bin=BIN,
     log:
         f"{RESULTS}/systems/{{system}}/graph_stats.{{split}}.log",
+    benchmark:
+        f"{RESULTS}/systems/{{system}}/graph_stats.{{split}}.benchmark.tsv",
     shell:
         "({params.bin}/synmt-trees stats --scores {input.dump} --tensor graph --probabilities --no-root -f json"
         " > {output}.tmp && mv {output}.tmp {output}) 2> {log}"
