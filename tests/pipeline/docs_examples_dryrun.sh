@@ -29,5 +29,24 @@ PY
 for rule in train translate score table; do
   grep -qE "^$rule +[0-9]+" "$T/dry.txt" || { cat "$T/dry.txt"; echo "the dry run plans no '$rule' job"; exit 1; }
 done
-echo "docs examples: dry run plans $(grep -E '^total' "$T/dry.txt" | head -1 | awk '{print $2}') jobs"
-echo "1 passed, 0 failed"
+echo "docs/adding_a_language_pair.md examples: dry run plans $(grep -E '^total' "$T/dry.txt" | head -1 | awk '{print $2}') jobs"
+# docs/reproducing.md: your own system in a paper table, the page's two blocks as my.yaml over the
+# SA-NMT mini file; the table must plan the new system's training and its significance tests
+"$VENV/bin/python" - docs/reproducing.md "$T/my.yaml" <<'PY'
+import re, sys, yaml
+text = open(sys.argv[1]).read()
+section = text[text.index("## Adding your own system to a paper table"):]
+blocks = [yaml.safe_load(b) for b in re.findall(r"```yaml\n(.*?)```", section, re.S)[:2]]
+merged = {}
+for b in blocks:
+    merged.update(b)
+assert set(merged) == {"systems", "tables"}, f"{sys.argv[1]}: the example blocks define {sorted(merged)}"
+yaml.safe_dump(merged, open(sys.argv[2], "w"), allow_unicode=True)
+PY
+"$VENV/bin/snakemake" -n "$T/results2/tables/sa_nmt_table2.md" --quiet rules --configfile pipeline/config/experiments/sa_nmt.mini.yaml "$T/my.yaml" \
+  --config work_dir="$T/work2" results_dir="$T/results2" > "$T/dry2.txt" 2>&1 || { cat "$T/dry2.txt"; echo "the reproducing.md example does not dry-run"; exit 1; }
+"$VENV/bin/snakemake" -n "$T/results2/tables/sa_nmt_table2.md" --configfile pipeline/config/experiments/sa_nmt.mini.yaml "$T/my.yaml" \
+  --config work_dir="$T/work2" results_dir="$T/results2" > "$T/dry3.txt" 2>&1 || { tail -20 "$T/dry3.txt"; exit 1; }
+grep -q "system=my_variant.sa_mini_en_de.s1" "$T/dry3.txt" || { echo "the example's system is not planned"; exit 1; }
+echo "docs/reproducing.md example: dry run plans $(grep -E '^total' "$T/dry2.txt" | head -1 | awk '{print $2}') jobs"
+echo "2 passed, 0 failed"
