@@ -15,6 +15,7 @@ APT_PACKAGES=(
   libicu-dev libssl-dev zlib1g-dev libcurl4-openssl-dev   # Unicode classes, sha256, gzip, downloads
   libarchive-dev                                         # corpus archives (tar.gz, tgz, zip)
   clang libclang-rt-14-dev                               # the libFuzzer targets (tests/fuzz, -DSYNMT_FUZZ=ON)
+  iproute2                                               # the two-node SLURM test's network namespaces
 )
 $SUDO apt-get update -qq
 $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${APT_PACKAGES[@]}" >/dev/null

@@ -14,7 +14,7 @@
 #                          cgroup can be created here.
 #
 # No slurmdbd: sacct only reads the job completion log (sacct -c); Snakemake asks squeue
-# (cluster/slurm-ci/config.yaml). Prints its timings on the last line.
+# (cluster/slurm/config.yaml). Prints its timings on the last line.
 set -euo pipefail
 CG=${SLURM_CGROUP:-auto}
 ms() { echo $(($(date +%s%N) / 1000000)); }

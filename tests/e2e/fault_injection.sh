@@ -227,7 +227,7 @@ if command -v mpirun > /dev/null; then
   [ -n "$rank1" ] && kill -KILL "$rank1" 2>/dev/null
   if [ -n "$rank1" ] && [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && grep -q "did not complete within 3 s (train.comm_timeout)" "$T/mpi.log" \
      && [ $((ended - stopped)) -le 60 ]; then
-    ok "stalled MPI rank: the job ended $((ended - stopped)) s after rank 1 stopped (exit $rc): '$(grep -o 'rank 0 of 2: .*' "$T/mpi.log" | head -1 | cut -c1-120)'"
+    ok "stalled MPI rank: the job ended $((ended - stopped)) s after rank 1 stopped (exit $rc): '$(grep -o 'rank 0 of 2 .*' "$T/mpi.log" | head -1 | cut -c1-120)'"
   else
     fail "stalled MPI rank (rank1=$rank1, exit $rc, $((ended - stopped)) s after the stop, $((ended - start)) s in all)"; tail -5 "$T/mpi.log"
   fi
