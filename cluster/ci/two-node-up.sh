@@ -50,10 +50,7 @@ if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null || ! comm
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
     slurm-wlm munge openmpi-bin libpmix2 iproute2 >/dev/null
 fi
-bash "$HERE/two-node-down.sh" >/dev/null 2>&1 || true
-t1=$(ms)
-
-# 2. the network: refuse an address range this machine already uses
+# the network: refuse an address range this machine already uses
 python3 - "$NET" <<'PY'
 import ipaddress, json, subprocess, sys
 net = ipaddress.ip_network(sys.argv[1] + ".0/24")
@@ -76,6 +73,10 @@ for r in routes:
         sys.exit(f"two-node-up.sh: {net} is already routed here ({dst} dev {r.get('dev')}); "
                  f"set SYNMT_CLUSTER_NET to an unused /24")
 PY
+bash "$HERE/two-node-down.sh" >/dev/null 2>&1 || true
+t1=$(ms)
+
+# 2. the network
 ip netns add "$NS_CTL"
 ip -n "$NS_CTL" link set lo up
 ip -n "$NS_CTL" link add synbr0 type bridge

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Multi-node on a real two-node SLURM cluster (cluster/ci/two-node-up.sh: node1 and node2 each in
 # its own network and UTS namespace, slurmctld on the login host ctl), issue #33:
-#  1. the cluster comes up, both nodes idle; srun -N2 runs on node1 and node2, each with its own
+#  1. an address range the machine already uses is refused before anything is made; the cluster
+#     comes up, both nodes idle; srun -N2 runs on node1 and node2, each with its own
 #     address;
 #  2. training across nodes: one data-parallel rank on each node (srun -N2 --ntasks-per-node=1,
 #     Open MPI over TCP between the namespaces) ends with parameters bit-identical to the same job
@@ -49,6 +50,14 @@ job_state() { in_cluster scontrol show job "$1" 2>/dev/null | grep -o 'JobState=
 job_field() { in_cluster scontrol show job "$1" 2>/dev/null | grep -o "$2=[^ ]*" | head -1 | cut -d= -f2; }
 
 # --- 1. the cluster -----------------------------------------------------------------------------
+# an address range this machine already uses (loopback's) is refused before anything is made
+SYNMT_CLUSTER_NET=127.0.0 timeout 60 bash "$CI/two-node-up.sh" > "$T/refused.log" 2>&1
+rc=$?
+if [ "$rc" != 0 ] && grep -q "127.0.0.1 (lo) is already on this machine" "$T/refused.log" && [ ! -e "/run/netns/$NS_CTL" ]; then
+  pass "an address range in use is refused: '$(tail -1 "$T/refused.log")'"
+else
+  fail "two-node-up.sh with 127.0.0: exit $rc, $(tail -1 "$T/refused.log")"
+fi
 if ! timeout 120 bash "$CI/two-node-up.sh" > "$T/up.log" 2>&1; then
   echo "two-node-up.sh failed:"; tail -20 "$T/up.log"; exit 1
 fi
