@@ -13,6 +13,7 @@ validate(config, "pipeline/schemas/config.schema.yaml")
 
 
 include: "pipeline/rules/common.smk"
+include: "pipeline/rules/fetch.smk"
 include: "pipeline/rules/data.smk"
 include: "pipeline/rules/parse.smk"
 include: "pipeline/rules/multitask.smk"

@@ -1,58 +1,7 @@
-# Corpus preparation: fetch -> tokenise -> clean (train) -> BPE | SentencePiece | none (word-level)
+# Corpus preparation (fetch.smk fetches): tokenise -> clean (train) -> BPE | SentencePiece | none (word-level)
 # -> vocabularies (+ label/UPOS inventories for a pair with parse.src) -> HDF5 datasets.
 
-
-rule fetch_split:
-    input:
-        # a resplit pair's splits come from its pool (rule resplit), others from the corpora
-        lambda w: [f"{WORK}/{w.pair}/pool/{w.split}.{s}" for s in ("src", "tgt")] if from_pool(w.pair, w.split) else [],
-    output:
-        src=f"{WORK}/{{pair}}/raw/{{split}}.src",
-        tgt=f"{WORK}/{{pair}}/raw/{{split}}.tgt",
-    params:
-        command=lambda w, output: fetch_split_command(w, output),
-    log:
-        f"{WORK}/logs/fetch/{{pair}}.{{split}}.log",
-    benchmark:
-        f"{WORK}/benchmarks/fetch/{{pair}}.{{split}}.tsv"
-    shell:
-        "({params.command}) 2> {log}"
-
-
-rule fetch_pool:
-    output:
-        src=f"{WORK}/{{pair}}/pool/all.src",
-        tgt=f"{WORK}/{{pair}}/pool/all.tgt",
-    params:
-        command=lambda w, output: fetch_sources_command(w.pair, split_sources(w.pair, spec=PAIRS[w.pair]["resplit"]["pool"]), output),
-    log:
-        f"{WORK}/logs/fetch/{{pair}}.pool.log",
-    benchmark:
-        f"{WORK}/benchmarks/fetch/{{pair}}.pool.tsv"
-    shell:
-        "({params.command}) 2> {log}"
-
-
-rule resplit:
-    """One pool of pairs (a corpus that ships as one file) split into train/valid/test by distinct
-    source sentence with a seed; training pairs whose source is in valid or test are dropped."""
-    input:
-        src=f"{WORK}/{{pair}}/pool/all.src",
-        tgt=f"{WORK}/{{pair}}/pool/all.tgt",
-    output:
-        **{f"{split}_{side}": f"{WORK}/{{pair}}/pool/{split}.{side}" for split in ("train", "valid", "test") for side in ("src", "tgt")},
-        report=f"{RESULTS}/reports/{{pair}}.resplit.json",
-    params:
-        bin=BIN,
-        r=lambda w: PAIRS[w.pair]["resplit"],
-        out=lambda w: f"{WORK}/{w.pair}/pool",
-    log:
-        f"{WORK}/logs/resplit/{{pair}}.log",
-    benchmark:
-        f"{WORK}/benchmarks/resplit/{{pair}}.tsv"
-    shell:
-        "{params.bin}/synmt-resplit --src {input.src} --tgt {input.tgt} --valid {params.r[valid]} --test {params.r[test]}"
-        " --seed {params.r[seed]} --out-dir {params.out} --report {output.report} 2> {log}"
+include: "helpers/data.smk"
 
 
 rule langid_filter_train:
@@ -114,14 +63,14 @@ rule data_counts:
     input:
         raw=f"{WORK}/{{pair}}/raw/train.src",
         clean=f"{RESULTS}/reports/{{pair}}.clean.json",
-        langid=lambda w: [f"{RESULTS}/reports/{w.pair}.langid.json"] if filter_order(w.pair) else [],
+        langid=lambda w: [f"{RESULTS}/reports/{w.pair}.langid.json"] if PAIR[w.pair].filter_order else [],
         train=lambda w: tokenised_text(w.pair, "train", "src"),
         valid=lambda w: tokenised_text(w.pair, "valid", "src"),
         test=lambda w: tokenised_text(w.pair, "test", "src"),
     output:
         f"{RESULTS}/reports/{{pair}}.counts.json",
     params:
-        order=lambda w: filter_order(w.pair),
+        order=lambda w: PAIR[w.pair].filter_order,
     log:
         f"{WORK}/logs/counts/{{pair}}.log",
     benchmark:
@@ -332,7 +281,7 @@ rule binarize:
         f"{WORK}/{{pair}}/data/{{split}}.h5",
     params:
         bin=BIN,
-        subwords=lambda w: subword_kind(w.pair),
+        subwords=lambda w: PAIR[w.pair].subwords,
         syntax=lambda w, input: binarize_syntax_flags(input),
     log:
         f"{WORK}/logs/binarize/{{pair}}.{{split}}.log",
@@ -341,24 +290,6 @@ rule binarize:
     shell:
         "{params.bin}/synmt-binarize data --src {input.src} --tgt {input.tgt} --src-vocab {input.src_vocab}"
         " --tgt-vocab {input.tgt_vocab} --subwords {params.subwords}{params.syntax} -o {output} 2> {log}"
-
-
-rule fetch_langid_set:
-    output:
-        src=f"{WORK}/langid_sets/{{lset}}.src",
-        tgt=f"{WORK}/langid_sets/{{lset}}.tgt",
-    params:
-        bin=BIN,
-        mirror=config["mirror"],
-        src=lambda w, output: fetch_flags([(LANGID_SETS[w.lset]["corpus"], LANGID_SETS[w.lset]["stem"])], LANGID_SETS[w.lset]["src"], output.src),
-        tgt=lambda w, output: fetch_flags([(LANGID_SETS[w.lset]["corpus"], LANGID_SETS[w.lset]["stem"])], LANGID_SETS[w.lset]["tgt"], output.tgt),
-    log:
-        f"{WORK}/logs/fetch/langid_set.{{lset}}.log",
-    benchmark:
-        f"{WORK}/benchmarks/fetch/langid_set.{{lset}}.tsv"
-    shell:
-        "({params.bin}/synmt-fetch --mirror '{params.mirror}' {params.src} {params.tgt}"
-        " && mv {output.src}.0 {output.src} && mv {output.tgt}.0 {output.tgt}) 2> {log}"
 
 
 rule langid_set:

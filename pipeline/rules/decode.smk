@@ -2,6 +2,8 @@
 # joined and Moses-detokenised, or SentencePiece-decoded, or left tokenised for corpora that come
 # tokenised (tokenizer: none), whose references are tokenised the same way.
 
+include: "helpers/decode.smk"
+
 
 rule translate:
     input:
@@ -19,7 +21,7 @@ rule translate:
         bin=BIN,
         d=lambda w: SYSTEMS[w.system]["decode"],
         models=lambda w: " ".join(f"-m {c}" for c in decode_checkpoints(w.system)),
-        src_flag=lambda w: "--data" if pair_has_source_syntax(SYSTEMS[w.system]["pair"]) else "-i",
+        src_flag=lambda w: "--data" if PAIR[SYSTEMS[w.system]["pair"]].has_source_syntax else "-i",
         extra=lambda w, input: decode_extra_flags(w.system, input),
     threads: config["threads"]
     resources:

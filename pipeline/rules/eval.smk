@@ -1,6 +1,8 @@
 # Scoring: one JSON per table cell value (run x split x metric), and the paired bootstrap of one
 # seed group against another on the concatenation of their runs' hypotheses.
 
+include: "helpers/eval.smk"
+
 
 rule tokenised_hypotheses:
     """Hypotheses with sub-words joined but not detokenised: what SA-NMT scored with multi-bleu.perl.
@@ -15,7 +17,7 @@ rule tokenised_hypotheses:
             "bpe": f"sed -E 's/(@@ )|(@@ ?$)//g' {input.sub} > {output}",
             "none": f"cp {input.sub} {output}",
             "spm": f"{BIN}/synmt-tok -l {pair_of(w.system)['tgt']} -i {input.txt} -o {output}",
-        }[subword_kind(SYSTEMS[w.system]["pair"])],
+        }[PAIR[SYSTEMS[w.system]["pair"]].subwords],
     log:
         f"{RESULTS}/systems/{{system}}/tokenised_hypotheses.{{split}}.log",
     benchmark:

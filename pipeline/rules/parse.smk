@@ -5,6 +5,9 @@
 # every system on it need the parser; `snakemake --profile cluster/local parses` builds the caches
 # and inventories alone.
 
+include: "helpers/parse.smk"
+
+
 wildcard_constraints:
     parser=_alternatives(PARSERS) if PARSERS else "none",
 
@@ -42,10 +45,10 @@ rule parse_corpus:
         corpus=lambda w: tokenised_text(w.pair, w.split, w.side),
         # builtin: the trained parser; conllu: the imported parses of this split; corenlp: none
         model=lambda w: (
-            [f"{RESULTS}/parsers/{PAIRS[w.pair]['parse'][w.side]}/parser.pt"]
-            if PARSERS[pair_parsers(PAIRS[w.pair])[w.side]]["backend"] == "builtin"
-            else [PARSERS[pair_parsers(PAIRS[w.pair])[w.side]]["conllu"][w.split]]
-            if PARSERS[pair_parsers(PAIRS[w.pair])[w.side]]["backend"] == "conllu"
+            [f"{RESULTS}/parsers/{PAIR[w.pair].parsers[w.side]}/parser.pt"]
+            if PARSERS[PAIR[w.pair].parsers[w.side]]["backend"] == "builtin"
+            else [PARSERS[PAIR[w.pair].parsers[w.side]]["conllu"][w.split]]
+            if PARSERS[PAIR[w.pair].parsers[w.side]]["backend"] == "conllu"
             else []
         ),
     output:
@@ -86,11 +89,11 @@ rule parses:
         f"{RESULTS}/tables/parsers.md" if PARSERS else [],
         [
             parse_cache(pair, split, side)
-            for pair, spec in PAIRS.items()
-            for side in pair_parsers(spec)
+            for pair, p in PAIR.items()
+            for side in p.parsers
             for split in ("train", "valid", "test")
         ],
-        [syntax_inventory(pair, kind) for pair, spec in PAIRS.items() if "src" in pair_parsers(spec) for kind in ("labels", "upos")],
+        [syntax_inventory(pair, kind) for pair, p in PAIR.items() if p.has_source_syntax for kind in ("labels", "upos")],
 
 
 rule fetch_treebank:

@@ -1,6 +1,8 @@
 # Figures (matplotlib, PNG + SVG) and the experiment's one-page report (results/report/), all
 # rebuilt byte-identically from the same results.
 
+include: "helpers/report.smk"
+
 
 rule curves_figure:
     """Training and validation curves of each row's first run, from the trainer's metrics.jsonl."""

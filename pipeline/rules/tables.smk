@@ -2,6 +2,8 @@
 # statistic) resolved into cells by experiment.resolve_table, then written as Markdown + CSV by
 # make_table.py beside the paper's own numbers (pipeline/papers/<paper>.yaml).
 
+include: "helpers/tables.smk"
+
 
 rule provenance:
     """When and from which commit a run's results were recorded: the date is the training
@@ -31,7 +33,7 @@ rule table:
         experiment=config["experiment"],
         bootstrap=config["bootstrap"],
         runs=lambda w: {r: {"system": SYSTEMS[r]["system"], "pair": SYSTEMS[r]["pair"], "seed": SYSTEMS[r]["seed"],
-                            "slice": PAIRS[SYSTEMS[r]["pair"]].get("slice", 0), "budget": run_budget(r)}
+                            "slice": PAIR[SYSTEMS[r]["pair"]].slice, "budget": run_budget(r)}
                         for r in table_runs(w.table)},
     log:
         f"{WORK}/logs/tables/{{table}}.log",

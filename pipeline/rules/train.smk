@@ -5,7 +5,9 @@
 # Resources are plain and cluster-neutral: tasks = ranks, cpus_per_task = threads per rank,
 # mem_mb, runtime (minutes), gpu; a multi-rank job also carries `mpi` (it starts its own ranks).
 # Per-system values come from systems.<name>.resources; a profile maps all of them to its
-# scheduler (cluster/slurm/config.yaml for SLURM, docs/cluster.md). Helpers: common.smk.
+# scheduler (cluster/slurm/config.yaml for SLURM, docs/cluster.md). Helpers: below.
+
+include: "helpers/train.smk"
 
 
 rule train_config:

@@ -4,6 +4,8 @@
 # against the gold trees; the left-/right-branching and undirected-chain baselines beside them.
 # Tables read them as stat columns (trees.<split>.json, keys da / ua) and measured rows.
 
+include: "helpers/trees.smk"
+
 
 rule induced_trees:
     """A system's `induced_trees` says which analysis tensor holds its head scores, how its rows
@@ -67,7 +69,7 @@ rule gate_pos:
         split=_alternatives(GOLD_SPLITS) if GOLD_SPLITS else "(?!)",
     params:
         bin=BIN,
-        subwords=lambda w: subword_kind(SYSTEMS[w.system]["pair"]),
+        subwords=lambda w: PAIR[SYSTEMS[w.system]["pair"]].subwords,
     log:
         f"{RESULTS}/systems/{{system}}/gate_pos.{{split}}.log",
     benchmark:

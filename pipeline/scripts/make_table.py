@@ -292,4 +292,5 @@ def main(sm):
                 csv_rows=csv_rows)
 
 
-main(snakemake)  # noqa: F821 (injected by Snakemake)
+if __name__ == "__main__":  # run by Snakemake's script: directive; imported by the tests
+    main(snakemake)  # noqa: F821 (injected by Snakemake)

@@ -1,0 +1,24 @@
+# Helpers of trees.smk (Snakemake's linter wants rules and functions in separate files).
+
+
+def induced_trees_spec(system):
+    """How a system's head scores become trees (systems.NAME.induced_trees; SA-NMT's defaults)."""
+    spec = {"tensor": "phi", "rows": "heads", "decoder": "cle"}
+    spec.update(SYSTEMS[system].get("induced_trees", {}))
+    return spec
+
+
+def gold_spec(pair, split):
+    """The pair's gold treebank of split `split` (one entry of gold_trees)."""
+    for spec in PAIR[pair].gold_trees:
+        if spec["split"] == split:
+            return spec
+    raise ValueError(f"pairs.{pair}: no gold_trees entry with split '{split}' (needed for induced trees / the gate analysis)")
+
+
+def gold_treebank(pair, split, side="src"):
+    """The mirror path of a pair's gold treebank side (gold_trees.src / .tgt) of split `split`."""
+    spec = gold_spec(pair, split)
+    if side not in spec:
+        raise ValueError(f"pairs.{pair}: no gold_trees.{side} for split '{split}' (needed for the gate analysis)")
+    return f"{config['mirror']}/{spec[side]}"

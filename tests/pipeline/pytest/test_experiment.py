@@ -1,0 +1,99 @@
+"""experiment.py on hand-made systems and tables: how systems expand into runs, which pair a run
+fills, how a table resolves into cells with their files and bootstrap tests, and the refusals."""
+import pytest
+
+import experiment as ex
+from experiment import ConfigError
+
+PAIRS = {"p": {"splits": {}}, "q": {"splits": {}, "test_sets": {"extra": "x"}},
+         "r": {"scores_as": "p"}, "m": {"multitask_parse": {"from": "q"}}}
+BODY = {"model": {"arch": "a"}, "train": {"lr": 1}}
+
+
+def sys_(**kw):
+    return {**BODY, **kw}
+
+
+def test_runs_by_pair_and_seed():
+    runs = ex.expand_systems({"a": sys_(pair="p", seeds=[1, 2]), "b": sys_(pairs=["p", "q"]), "c": sys_(pair="p", train={"seed": 7})}, PAIRS)
+    assert sorted(runs) == ["a.s1", "a.s2", "b.p", "b.q", "c"]
+    assert runs["a.s2"]["train"]["seed"] == 2 and runs["a.s2"]["seed"] == 2 and runs["a.s2"]["system"] == "a"
+    assert runs["c"]["seed"] == 7 and runs["b.q"]["pair"] == "q"
+
+
+def test_runs_do_not_share_state():
+    spec = sys_(pair="p", seeds=[1, 2])
+    runs = ex.expand_systems({"a": spec}, PAIRS)
+    runs["a.s1"]["model"]["arch"] = "changed"
+    assert runs["a.s2"]["model"]["arch"] == "a" and spec["model"]["arch"] == "a"
+
+
+@pytest.mark.parametrize("systems,match", [
+    ({"a": sys_(pair="p", pairs=["q"])}, "exactly one of 'pair' or 'pairs'"),
+    ({"a": {"pair": "p", "model": {}}}, "needs 'model' and 'train'"),
+    ({"a": sys_(pair="zz")}, "unknown pair 'zz'"),
+    ({"a": sys_(pair="p", seeds=[1, 1])}, "distinct seeds"),
+    ({"a": sys_(pair="p", seeds=[])}, "distinct seeds"),
+    ({"a.s1": sys_(pair="p"), "a": sys_(pair="p", seeds=[1])}, "clashes"),
+    ({"e": {"pair": "p", "ensemble": ["nope"], "decode": {}}}, "'nope' is not a run"),
+    ({"a": sys_(pair="q"), "e": {"pair": "p", "ensemble": ["a"], "decode": {}}}, "translates another pair"),
+])
+def test_systems_refused(systems, match):
+    with pytest.raises(ConfigError, match=match):
+        ex.expand_systems(systems, PAIRS)
+
+
+def test_test_pair():
+    assert [ex.test_pair(PAIRS, p) for p in ("p", "r", "m")] == ["p", "p", "q"]
+
+
+RUNS = ex.expand_systems({"base": sys_(pair="p", seeds=[1, 2, 3]), "new": sys_(pair="p", seeds=[1, 2, 3]),
+                          "one": sys_(pair="p", seeds=[2])}, PAIRS)
+
+
+def table(**kw):
+    spec = {"title": "T", "columns": [{"label": "BLEU", "pair": "p", "metric": "bleu"}],
+            "rows": [{"label": "Base", "system": "base"}, {"label": "New", "system": "new"}, {"label": "One", "system": "one"}],
+            "baseline": "Base"}
+    spec.update(kw)
+    return ex.resolve_table("t", spec, RUNS, PAIRS, "R")
+
+
+def test_table_cells_files_and_tests():
+    t = table()
+    cells = {c["row"]: c for c in t["cells"]}
+    assert cells["Base"]["runs"] == ["base.s1", "base.s2", "base.s3"] and cells["Base"]["tests"] == []
+    assert cells["New"]["values"][0] == "R/systems/new.s1/bleu.test.json"
+    assert cells["New"]["tests"] == [{"row": "Base", "marks": ["†", "‡"], "file": "R/significance/p/test/bleu/base--new.json"}]
+    # a one-run row is tested against the baseline's run of its own seed
+    assert cells["One"]["tests"][0]["file"] == "R/significance/p/test/bleu/base@s2--one.json"
+    assert cells["One"]["tests"][0]["seed"] == 2
+    assert t["columns"][0]["paper"] == "BLEU" and t["columns"][0]["decimals"] == 2
+
+
+def test_table_ci_and_stat_and_measured():
+    t = ex.resolve_table("t", {"title": "T", "ci": True, "columns": [
+        {"label": "BLEU", "pair": "p", "metric": "bleu"}, {"label": "UAS", "pair": "p", "stat": {"file": "trees.json", "key": "ua"}}],
+        "rows": [{"label": "Base", "system": "base"}, {"label": "Left", "measured": "trees/{pair}.left.json"}]}, RUNS, PAIRS, "R")
+    cells = {(c["row"], c["column"]): c for c in t["cells"]}
+    assert cells[("Base", 0)]["ci_file"] == "R/significance/p/test/bleu/base--base.json"
+    assert cells[("Base", 1)]["values"][0] == "R/systems/base.s1/trees.json"
+    assert ("Left", 0) not in cells and cells[("Left", 1)]["values"] == ["R/trees/p.left.json"]
+
+
+@pytest.mark.parametrize("change,match", [
+    ({"baseline": "Nope"}, "'Nope' is not a row label"),
+    ({"columns": [{"label": "X", "pair": "zz", "metric": "bleu"}]}, "unknown pair 'zz'"),
+    ({"columns": [{"label": "X", "pair": "p", "metric": "bleu", "stat": {"file": "f", "key": "k"}}]}, "exactly one of 'metric'"),
+    ({"columns": [{"label": "X", "pair": "p", "metric": "meteor"}]}, "is not one of"),
+    ({"columns": [{"label": "X", "pair": "p", "metric": "bleu", "test": "extra"}]}, "has no split 'extra'"),
+    ({"rows": [{"label": "A", "system": "base"}, {"label": "A", "system": "new"}]}, "row labels must be unique"),
+    ({"rows": [{"label": "A", "system": "nosuch"}], "baseline": None}, "has no run on pair p"),
+])
+def test_tables_refused(change, match):
+    with pytest.raises(ConfigError, match=match):
+        table(**change)
+
+
+def test_marks():
+    assert [ex.marks_for(p, ["†", "‡"]) for p in (None, 0.2, 0.04, 0.009)] == ["", "", "†", "‡"]

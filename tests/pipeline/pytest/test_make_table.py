@@ -1,0 +1,55 @@
+"""make_table.py's pieces that turn files into table text: the paper's cell, the display scale of a
+metric, the epochs each run reached, and one comparison's verdict from real files."""
+import json
+
+import make_table as mt
+
+
+def write(path, obj):
+    path.write_text(json.dumps(obj))
+    return str(path)
+
+
+def test_paper_cell_forms():
+    paper = {"rows": {"A": {"BLEU": 30.1, "UAS": {"value": 70, "sd": 1.5, "ci": [68, 72]}}}, "marks": {"A": {"BLEU": "‡"}}}
+    row, bleu, uas = {"paper": "A"}, {"paper": "BLEU"}, {"paper": "UAS"}
+    assert mt.paper_cell(paper, row, bleu) == ("30.1‡", 30.1)
+    assert mt.paper_cell(paper, row, uas) == ("70 ± 1.5 [68, 72]", 70.0)
+    assert mt.paper_cell(paper, {"paper": "B"}, bleu) == ("", None)
+    assert mt.paper_cell(None, row, bleu) == ("", None)
+    assert mt.paper_cell(paper, row, {"paper": None}) == ("", None)
+
+
+def test_cell_value_scales_ribes(tmp_path):
+    f = write(tmp_path / "ribes.json", {"score": 0.8123, "signature": "RIBES"})
+    assert mt.cell_value(f, {"metric": "ribes"}) == (81.23, "RIBES")
+    g = write(tmp_path / "trees.json", {"ua": {"all": 41.5}})
+    assert mt.cell_value(g, {"stat": {"key": "ua.all"}}) == (41.5, "")
+
+
+def test_epochs_reached(tmp_path):
+    paths = []
+    for run, e, s in (("sa.s2", 6, 600), ("sa.s1", 5, 500), ("hard", 3, 30)):
+        (tmp_path / run).mkdir()
+        paths.append(write(tmp_path / run / "summary.json", {"epochs": e, "steps": s}))
+    assert mt.epochs_reached(paths) == ["hard 3 / 30", "sa 5 / 500, 6 / 600"]
+
+
+def test_formatting():
+    assert (mt.fmt(None, 2), mt.fmt(1.234, 1), mt.signed(0.5, 2), mt.signed(-0.5, 1)) == ("", "1.2", "+0.50", "-0.5")
+
+
+def test_comparison_verdict_from_files(tmp_path):
+    paper = {"rows": {"Base": {"BLEU": 30.0}, "New": {"BLEU": 31.3}}, "marks": {"New": {"BLEU": "‡"}}}
+    rows = [{"label": "Base", "paper": "Base"}, {"label": "New", "paper": "New"}]
+    test = write(tmp_path / "sig.json", [{"score": 20.0}, {"score": 20.9, "p_value": 0.003}])
+    comp = {"row": "Base", "marks": ["†", "‡"]}
+    cell = {"tests": [{"row": "Base", "marks": ["†", "‡"], "file": test}]}
+    measured = {("Base", 0): (20.0,), ("New", 0): (20.9,)}
+    text, result = mt.comparison_verdict(paper, rows, rows[1], {"paper": "BLEU"}, 0, comp, cell, measured, 2)
+    assert result == "agrees", text
+    assert text.startswith("vs Base: paper +1.30‡") and "+0.90‡" in text
+    # the measured difference the other way round, significant: a contradiction
+    measured[("New", 0)] = (19.0,)
+    write(tmp_path / "sig.json", [{"score": 20.0}, {"score": 19.0, "p_value": 0.003}])
+    assert mt.comparison_verdict(paper, rows, rows[1], {"paper": "BLEU"}, 0, comp, cell, measured, 2)[1] == "contradicts"
