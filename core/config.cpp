@@ -1,6 +1,9 @@
 #include "core/config.h"
 
+#include <algorithm>
 #include <fstream>
+#include <set>
+#include <string>
 
 namespace synmt {
 
@@ -14,13 +17,35 @@ Json load_json_file(const std::string& path) {
   }
 }
 
+namespace {
+// Whether `list` is a non-empty array of objects, each with a string "kind" that no other has.
+bool kinds_unique(const Json& list) {
+  if (!list.is_array() || list.empty()) return false;
+  std::set<std::string> seen;
+  for (const auto& item : list)
+    if (!item.is_object() || !item.contains("kind") || !item["kind"].is_string() || !seen.insert(item["kind"].get<std::string>()).second)
+      return false;
+  return true;
+}
+}  // namespace
+
 void merge_json(Json& base, const Json& overlay) {
+  if (kinds_unique(base) && kinds_unique(overlay)) {
+    for (const auto& item : overlay) {
+      auto same = std::find_if(base.begin(), base.end(), [&](const Json& b) { return b["kind"] == item["kind"]; });
+      if (same != base.end())
+        merge_json(*same, item);
+      else
+        base.push_back(item);
+    }
+    return;
+  }
   if (!base.is_object() || !overlay.is_object()) {
     base = overlay;
     return;
   }
   for (auto it = overlay.begin(); it != overlay.end(); ++it) {
-    if (base.contains(it.key()) && base[it.key()].is_object() && it.value().is_object())
+    if (base.contains(it.key()))
       merge_json(base[it.key()], it.value());
     else
       base[it.key()] = it.value();

@@ -18,7 +18,11 @@ namespace synmt {
 using Json = nlohmann::json;
 
 Json load_json_file(const std::string& path);
-// Recursively overlays `overlay` on `base` (objects merge, everything else replaces).
+// Recursively overlays `overlay` on `base`: objects merge key by key; lists of objects that each
+// carry a distinct "kind" (a model's score_modifiers, embedding_inputs) merge by kind, the overlay's
+// entry over the base's entry of the same kind, a new kind appended, so that a config changes one
+// field of a preset's modifier without restating it; everything else (an empty list too, or a list
+// where a kind repeats) replaces.
 void merge_json(Json& base, const Json& overlay);
 // Applies "a.b.c=value". The key must exist already (unknown keys are errors); the value is parsed
 // as JSON when it parses ("3", "true", "[1,2]") and taken as a string otherwise.

@@ -45,6 +45,27 @@ TEST(Config, MergeOverlaysNestedObjects) {
   EXPECT_EQ(base["a"]["y"], 3);
 }
 
+// A preset's score modifiers are changed field by field: an entry merges into the entry of its kind
+// (the others stay), a new kind is appended; an empty list, or a list where a kind repeats, replaces.
+TEST(Config, MergeListsOfKindsByKind) {
+  Json base = {{"mods", {{{"kind", "pascal"}, {"layer", 0}, {"sigma", 1.0}}, {{"kind", "sisa"}, {"head", -1}}}}};
+  synmt::merge_json(base, {{"mods", {{{"kind", "pascal"}, {"sigma", 4.0}}, {{"kind", "bias"}, {"layer", 2}}}}});
+  ASSERT_EQ(base["mods"].size(), 3u);
+  EXPECT_EQ(base["mods"][0], Json({{"kind", "pascal"}, {"layer", 0}, {"sigma", 4.0}}));
+  EXPECT_EQ(base["mods"][1], Json({{"kind", "sisa"}, {"head", -1}}));
+  EXPECT_EQ(base["mods"][2], Json({{"kind", "bias"}, {"layer", 2}}));
+  Json cleared = base;
+  synmt::merge_json(cleared, {{"mods", Json::array()}});
+  EXPECT_TRUE(cleared["mods"].empty());
+  Json twice = base;  // which pascal entry would an overlay mean? The list is taken as given.
+  const Json two = {{{"kind", "pascal"}, {"layer", 0}}, {{"kind", "pascal"}, {"layer", 1}}};
+  synmt::merge_json(twice, {{"mods", two}});
+  EXPECT_EQ(twice["mods"], two);
+  Json plain = {{"heads", {0, 1, 2}}};  // lists of numbers replace, as before
+  synmt::merge_json(plain, {{"heads", {3}}});
+  EXPECT_EQ(plain["heads"], Json({3}));
+}
+
 // Fuzzing finding (tests/fuzz/fuzz_json_config): a number too large for a double made the JSON
 // library throw out_of_range, which escaped load_json_file without the file's name.
 TEST(Config, NumberOverflowIsAnInputErrorNamingTheFile) {

@@ -44,7 +44,7 @@ int main(int argc, char** argv) {
   std::string config_path, train_path, valid_path, src_vocab_path, tgt_vocab_path, out_dir;
   std::vector<std::string> overrides;
   std::string dist = "auto", dump_params;
-  bool resume = false, tiny = false, check_config = false;
+  bool resume = false, tiny = false, check_config = false, print_config = false;
   return synmt::run_tool(
       "synmt-train", argc, argv,
       [&](CLI::App& app) {
@@ -63,6 +63,9 @@ int main(int argc, char** argv) {
         app.add_flag("--check-config", check_config,
                      "validate the config (train keys, model options, a model built with placeholder vocabulary "
                      "sizes) and exit: the paper-scale dry runs check every system this way, without data");
+        app.add_flag("--print-config", print_config,
+                     "print the fully resolved config (the preset's options under the config's, every default filled, "
+                     "--set applied) as JSON and exit, without data");
         app.add_flag("--resume", resume, "continue from OUT_DIR/state.pt when it exists (SLURM requeue)");
         app.add_option("--dump-params", dump_params, "write the final parameters as raw float32 (tests)");
         app.add_flag("--tiny", tiny,
@@ -93,11 +96,15 @@ int main(int argc, char** argv) {
                               {"train", synmt::TrainOptions::from_json(train_section).to_json()}};
         for (const auto& o : overrides) synmt::apply_override(config, o);
         auto train_options = synmt::TrainOptions::from_json(config["train"]);
+        if (print_config) {
+          std::printf("%s\n", config.dump(2).c_str());
+          return 0;
+        }
         if (check_config) return check_model_config(config["model"]);
         for (const auto* required : {&train_path, &valid_path, &src_vocab_path, &tgt_vocab_path, &out_dir})
           if (required->empty())
             throw std::invalid_argument("synmt-train needs --train, --valid, --src-vocab, --tgt-vocab and --out-dir "
-                                        "(only --check-config runs without data)");
+                                        "(only --check-config and --print-config run without data)");
         auto src_vocab = synmt::Vocab::load(src_vocab_path);
         auto tgt_vocab = synmt::Vocab::load(tgt_vocab_path);
         synmt::Json model = config["model"];
