@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The configuration examples of docs/adding_a_language_pair.md, as a reader would copy them: the
+# The configuration examples of docs/ (adding_a_language_pair.md, reproducing.md, cluster.md,
+# multitask.md), as a reader would copy them. adding_a_language_pair.md: the
 # corpus entry into a corpora file, the pair, system and table into a config file, then
 # `snakemake -n` must plan the table (every key accepted by the schema, the DAG complete). A doc
 # whose examples drift from the schema fails here.  Usage: docs_examples_dryrun.sh VENV
@@ -50,3 +51,36 @@ PY
 grep -q "system=my_variant.sa_mini_en_de.s1" "$T/dry3.txt" || { echo "the example's system is not planned"; exit 1; }
 echo "docs/reproducing.md example: dry run plans $(grep -E '^total' "$T/dry2.txt" | head -1 | awk '{print $2}') jobs"
 echo "2 passed, 0 failed"
+# docs/cluster.md: the multi-rank system, over config.yaml, with the SLURM profile: its training job
+# is planned with 4 ranks' resources
+blocks() {  # blocks DOC OUT: the doc's ```yaml blocks merged into one file
+  "$VENV/bin/python" - "$1" "$2" <<'PY'
+import re, sys, yaml
+merged = {}
+for b in re.findall(r"```yaml\n(.*?)```", open(sys.argv[1]).read(), re.S):
+    for k, v in yaml.safe_load(b).items():
+        merged.setdefault(k, {}).update(v)
+yaml.safe_dump(merged, open(sys.argv[2], "w"), allow_unicode=True)
+PY
+}
+blocks docs/cluster.md "$T/cluster.yaml"
+USER=${USER:-$(id -un)} "$VENV/bin/snakemake" -n "$T/results4/systems/transformer_big/summary.json" --profile cluster/slurm \
+  --configfile pipeline/config/config.yaml "$T/cluster.yaml" --config work_dir="$T/work4" results_dir="$T/results4" > "$T/dry4.txt" 2>&1 \
+  || { tail -20 "$T/dry4.txt"; echo "the cluster.md example does not dry-run"; exit 1; }
+grep -q "system=transformer_big" "$T/dry4.txt" && grep -qE "tasks=4|mpi=4" "$T/dry4.txt" \
+  || { grep -A8 "^rule train" "$T/dry4.txt" | head -12; echo "the cluster.md system is not planned on 4 ranks"; exit 1; }
+echo "docs/cluster.md example: its 4-rank training job is planned with the SLURM profile"
+# docs/multitask.md: the two pairs, and one system on the multi-task pair (the page defines pairs
+# only): its data must come from the multi-task rules and the parse of the other pair
+blocks docs/multitask.md "$T/multitask.yaml"
+cat >> "$T/multitask.yaml" <<'YAML'
+systems:
+  multitask_check: {pair: my_de_en_ch, model: {arch: transformer_tiny}, train: {max_steps: 1}, decode: {beam: 1}}
+YAML
+"$VENV/bin/snakemake" -n "$T/results5/systems/multitask_check/summary.json" --quiet rules \
+  --configfile pipeline/config/config.yaml "$T/multitask.yaml" --config work_dir="$T/work5" results_dir="$T/results5" > "$T/dry5.txt" 2>&1 \
+  || { tail -20 "$T/dry5.txt"; echo "the multitask.md example does not dry-run"; exit 1; }
+for rule in multitask_parse_train parse_corpus train; do
+  grep -qE "^$rule +[0-9]+" "$T/dry5.txt" || { cat "$T/dry5.txt"; echo "the multitask.md dry run plans no '$rule' job"; exit 1; }
+done
+echo "docs/multitask.md example: the multi-task pair's system plans multitask_parse_train, parse_corpus and train"
