@@ -74,6 +74,278 @@ std::vector<std::string> normalise_args(int argc, char** argv) {
   }
   return args;
 }
+
+// The options of every subcommand (sacreBLEU's names where it has them).
+struct ScoreArgs {
+  synmt::eval::BleuOptions bleu_options;
+  synmt::eval::ChrfOptions chrf_options;
+  synmt::eval::RibesOptions ribes_options;
+  bool sentence_level = false, multi_bleu = false;
+  std::string src_path, bucket_spec = "10,20,30,40,50", sentence_path;
+  std::vector<std::string> ref_paths, systems;
+  std::string hyp_path = "-", format = "text", baseline, metric = "bleu", indices_path, dump_path;
+  int width = 1, samples = 1000, threads = 2;
+  uint64_t seed = 12345;
+  std::string selections_path;
+  int trials = 10000;
+};
+
+struct Subcommands {
+  CLI::App *bleu = nullptr, *chrf = nullptr, *paired = nullptr, *ribes = nullptr, *paired_ar = nullptr;
+};
+
+void add_bleu_flags(CLI::App* c, ScoreArgs& a) {
+  c->add_option("-t,--tokenize", a.bleu_options.tokenize, "13a | intl | zh | char | none | ja-mecab")->capture_default_str();
+  c->add_option("--mecab-dicdir", a.bleu_options.mecab_dicdir, "IPAdic directory for ja-mecab (default: MeCab's)");
+  c->add_option("-s,--smooth-method", a.bleu_options.smooth, "exp | floor | add-k | none")->capture_default_str();
+  c->add_option("--smooth-value", a.bleu_options.smooth_value, "for floor / add-k");
+  c->add_flag("--effective-order", a.bleu_options.effective_order);
+  // sacreBLEU refuses input that looks tokenised unless --force; synmt scores it and says nothing,
+  // so the flag is accepted for command-line compatibility only.
+  c->add_flag("--force", "accepted for sacreBLEU compatibility (synmt never refuses tokenised input)");
+}
+void add_chrf_flags(CLI::App* c, ScoreArgs& a) {
+  c->add_option("--char-order", a.chrf_options.char_order, "also -nc")->capture_default_str();
+  c->add_option("--word-order", a.chrf_options.word_order, "also -nw; 2 = chrF++")->capture_default_str();
+  c->add_option("--beta", a.chrf_options.beta)->capture_default_str();
+  c->add_flag("--whitespace", a.chrf_options.whitespace);
+  c->add_flag("--eps-smoothing", a.chrf_options.eps_smoothing);
+}
+void add_ribes_flags(CLI::App* c, ScoreArgs& a) {
+  c->add_option("--alpha", a.ribes_options.alpha, "precision exponent")->capture_default_str();
+  c->add_option("--beta", a.ribes_options.beta, "brevity penalty exponent")->capture_default_str();
+  c->add_flag("--case-sensitive", a.ribes_options.case_sensitive, "RIBES.py -c: do not lower-case");
+  c->add_flag("--allow-empty-reference", a.ribes_options.allow_empty_reference, "RIBES.py -z");
+}
+
+// Every subcommand and its options; `a` receives the values.
+Subcommands declare(CLI::App& app, ScoreArgs& a) {
+  CLI::App *bleu = nullptr, *chrf = nullptr, *paired = nullptr, *ribes = nullptr, *paired_ar = nullptr;
+  app.description("Translation metrics with sacreBLEU semantics.");
+  app.require_subcommand(1);
+  for (auto* c : {bleu = app.add_subcommand("bleu", "corpus BLEU"), chrf = app.add_subcommand("chrf", "chrF / chrF++"),
+                  ribes = app.add_subcommand("ribes", "RIBES 1.03.1 (score in [0,1])"),
+                  paired = app.add_subcommand("paired-bs", "paired bootstrap resampling against a baseline"),
+                  paired_ar = app.add_subcommand("paired-ar", "approximate randomisation against a baseline")}) {
+    c->add_option("-r,--ref", a.ref_paths, "reference file (repeat -r for several references)")
+        ->required()
+        ->expected(1)
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);  // one path per -r, so HYP stays positional
+    c->add_flag("--lowercase", c == chrf ? a.chrf_options.lowercase : a.bleu_options.lowercase, "also -lc");
+    c->add_option("-f,--format", a.format, "text | json")->capture_default_str();
+  }
+  bleu->add_option("hyp", a.hyp_path, "hypothesis file ('-' = stdin)")->capture_default_str();
+  bleu->add_option("-w,--width", a.width, "decimals in text output")->capture_default_str();
+  bleu->add_flag("--multi-bleu", a.multi_bleu,
+                 "tokenised BLEU as multi-bleu.perl computes and prints it (implies --tokenize none --smooth-method none)");
+  bleu->add_option("--buckets-src", a.src_path, "source file: also report BLEU by source length (words)");
+  bleu->add_option("--sentence-scores", a.sentence_path,
+                   "write sentence BLEU (sacreBLEU sentence_score: effective order) per line to this file");
+  bleu->add_option("--buckets", a.bucket_spec, "upper bounds of the source-length buckets")->capture_default_str();
+  add_bleu_flags(bleu, a);
+  chrf->add_option("hyp", a.hyp_path, "hypothesis file ('-' = stdin)")->capture_default_str();
+  add_chrf_flags(chrf, a);
+  ribes->add_option("hyp", a.hyp_path, "hypothesis file ('-' = stdin)")->capture_default_str();
+  ribes->add_flag("--sentence", a.sentence_level, "print per-sentence scores too");
+  add_ribes_flags(ribes, a);
+  paired->add_option("--baseline", a.baseline, "baseline system output")->required();
+  paired->add_option("systems", a.systems, "system outputs compared with the baseline")->required();
+  paired->add_option("-m,--metric", a.metric, "bleu | chrf | ribes")->capture_default_str();
+  paired->add_option("--samples", a.samples, "number of resamples")->capture_default_str();
+  paired->add_option("--seed", a.seed, "RNG seed for the resamples")->capture_default_str();
+  paired->add_option("--indices", a.indices_path, "replay resamples: one line of segment indices per resample");
+  paired->add_option("--threads", a.threads)->capture_default_str();
+  paired->add_option("--resample-scores", a.dump_path, "write every resample's score: one line per system");
+  add_bleu_flags(paired, a);
+  add_chrf_flags(paired, a);
+  paired_ar->add_option("--baseline", a.baseline, "baseline system output")->required();
+  paired_ar->add_option("systems", a.systems, "system outputs compared with the baseline")->required();
+  paired_ar->add_option("-m,--metric", a.metric, "bleu | chrf | ribes")->capture_default_str();
+  paired_ar->add_option("--trials", a.trials, "number of randomisation trials")->capture_default_str();
+  paired_ar->add_option("--seed", a.seed)->capture_default_str();
+  paired_ar->add_option("--selections", a.selections_path, "replay trials: one line of 0/1 per trial");
+  paired_ar->add_option("--threads", a.threads)->capture_default_str();
+  add_bleu_flags(paired_ar, a);
+  add_chrf_flags(paired_ar, a);
+  paired->add_option("--ribes-alpha", a.ribes_options.alpha)->capture_default_str();
+  paired->add_option("--ribes-beta", a.ribes_options.beta)->capture_default_str();
+  return {bleu, chrf, paired, ribes, paired_ar};
+}
+
+// RIBES of one hypothesis file (RIBES.py 1.03.1's corpus score: the mean of the sentence scores).
+int run_ribes(const ScoreArgs& a) {
+  auto hyps = read_segments(a.hyp_path);
+  auto refs = read_references(a.ref_paths, hyps.size(), a.hyp_path);
+  synmt::eval::Ribes m(a.ribes_options);
+  std::vector<std::optional<double>> sentences;
+  try {
+    sentences = m.sentence_scores(hyps, refs);
+  } catch (const std::invalid_argument& e) {
+    throw synmt::InputError(a.ref_paths.front(), 0, e.what());
+  }
+  double acc = 0;
+  std::size_t valid = 0;
+  for (const auto& v : sentences)
+    if (v) acc += *v, ++valid;
+  if (valid == 0) throw synmt::InputError(a.ref_paths.front(), 0, "no sentence has a non-empty reference");
+  double score = acc / static_cast<double>(valid);
+  if (a.format == "json") {
+    synmt::Json j = {{"name", "RIBES"}, {"score", score}, {"signature", m.signature(refs.size())}};
+    if (a.sentence_level) {
+      synmt::Json arr = synmt::Json::array();
+      for (const auto& v : sentences) arr.push_back(v ? synmt::Json(*v) : synmt::Json(nullptr));
+      j["sentences"] = arr;
+    }
+    std::printf("%s\n", j.dump(1).c_str());
+  } else {
+    if (a.sentence_level)
+      for (std::size_t i = 0; i < sentences.size(); ++i)
+        std::printf("%.6f alpha=%f beta=%f %s sentence %zu\n", sentences[i] ? *sentences[i] : -INFINITY,
+                    a.ribes_options.alpha, a.ribes_options.beta, a.hyp_path.c_str(), i);
+    std::printf("%.6f alpha=%f beta=%f %s\n", score, a.ribes_options.alpha, a.ribes_options.beta, a.hyp_path.c_str());
+  }
+  return 0;
+}
+
+// Corpus BLEU (optionally by source length, sentence scores, multi-bleu.perl's line) or chrF.
+int run_bleu_or_chrf(ScoreArgs& a, bool is_bleu) {
+  auto hyps = read_segments(a.hyp_path);
+  auto refs = read_references(a.ref_paths, hyps.size(), a.hyp_path);
+  synmt::Json j;
+  if (is_bleu) {
+    if (a.multi_bleu) {
+      a.bleu_options.tokenize = "none";
+      a.bleu_options.smooth = "none";
+    }
+    synmt::eval::Bleu m(a.bleu_options);
+    auto r = m.corpus_score(hyps, refs);
+    std::string sig = m.signature(refs.size());
+    if (!a.sentence_path.empty()) {
+      auto sentence_options = a.bleu_options;
+      sentence_options.effective_order = true;
+      synmt::eval::Bleu sentence_bleu(sentence_options);
+      synmt::AtomicFile out(a.sentence_path);
+      char buf[32];
+      for (const auto& st : sentence_bleu.corpus_stats(hyps, refs)) {
+        std::snprintf(buf, sizeof buf, "%.6f", sentence_bleu.score(st).score);
+        out.write_line(buf);
+      }
+      out.commit();
+    }
+    synmt::Json buckets = synmt::Json::array();
+    if (!a.src_path.empty()) {
+      auto src = read_segments(a.src_path);
+      if (src.size() != hyps.size())
+        throw synmt::InputError(a.src_path, 0, "source has " + std::to_string(src.size()) + " lines, the hypothesis " +
+                                                 std::to_string(hyps.size()));
+      const auto bounds = synmt::eval::parse_length_bounds(a.bucket_spec, "--buckets");
+      for (const auto& b : synmt::eval::bleu_by_source_length(m, hyps, refs, src, bounds))
+        buckets.push_back({{"source_words", b.source_words}, {"sentences", b.sentences}, {"score", b.score}});
+    }
+    if (a.multi_bleu && a.format != "json") {
+      // multi-bleu.perl's line; it reports 0 when a precision is 0, as smoothing "none" does
+      std::printf("BLEU = %.2f, %.1f/%.1f/%.1f/%.1f (BP=%.3f, ratio=%.3f, hyp_len=%lld, ref_len=%lld)\n", r.score,
+                  r.precisions[0], r.precisions[1], r.precisions[2], r.precisions[3], r.bp,
+                  r.stats.ref_len ? double(r.stats.sys_len) / r.stats.ref_len : 0.0,
+                  static_cast<long long>(r.stats.sys_len), static_cast<long long>(r.stats.ref_len));
+      return 0;
+    }
+    if (a.format != "json") {
+      for (const auto& b : buckets)
+        std::printf("source words %-7s %5d sentences  BLEU %.2f\n", b["source_words"].get<std::string>().c_str(),
+                    b["sentences"].get<int>(), b["score"].get<double>());
+      std::printf("BLEU|%s = %.*f %.1f/%.1f/%.1f/%.1f (BP = %.3f ratio = %.3f hyp_len = %lld ref_len = %lld)\n",
+                  sig.c_str(), a.width, r.score, r.precisions[0], r.precisions[1], r.precisions[2], r.precisions[3],
+                  r.bp, r.stats.ref_len ? double(r.stats.sys_len) / r.stats.ref_len : 0.0,
+                  static_cast<long long>(r.stats.sys_len), static_cast<long long>(r.stats.ref_len));
+      return 0;
+    }
+    auto as_json = [](const std::array<double, 4>& a) {
+      synmt::Json arr = synmt::Json::array();
+      for (double v : a) arr.push_back(v == std::floor(v) ? synmt::Json(static_cast<int64_t>(v)) : synmt::Json(v));
+      return arr;
+    };
+    j = {{"name", "BLEU"}, {"score", r.score}, {"signature", sig}, {"counts", as_json(r.reported_counts)},
+         {"totals", as_json(r.reported_totals)}, {"precisions", r.precisions}, {"bp", r.bp},
+         {"sys_len", r.stats.sys_len}, {"ref_len", r.stats.ref_len}};
+    if (!buckets.empty()) j["buckets"] = buckets;
+  } else {
+    synmt::eval::Chrf m(a.chrf_options);
+    double score = m.corpus_score(hyps, refs);
+    std::string name = a.chrf_options.word_order > 0 ? "chrF" + std::string(a.chrf_options.word_order, '+') : "chrF";
+    if (a.format != "json") {
+      std::printf("%s|%s = %.4f\n", name.c_str(), m.signature(refs.size()).c_str(), score);
+      return 0;
+    }
+    j = {{"name", name}, {"score", score}, {"signature", m.signature(refs.size())}};
+  }
+  std::printf("%s\n", j.dump(1).c_str());
+  return 0;
+}
+
+// Paired bootstrap resampling (or approximate randomisation, `ar`) of the systems against the baseline.
+int run_paired(ScoreArgs& a, bool ar) {
+  std::vector<std::string> names = {a.baseline};
+  names.insert(names.end(), a.systems.begin(), a.systems.end());
+  const auto outputs = read_systems(names, a.threads);
+  auto refs = read_references(a.ref_paths, outputs[0].size(), names[0]);
+  for (std::size_t i = 1; i < outputs.size(); ++i)
+    if (outputs[i].size() != outputs[0].size())
+      throw synmt::InputError(names[i], 0, "has " + std::to_string(outputs[i].size()) + " lines, the baseline " +
+                                               std::to_string(outputs[0].size()));
+  const std::size_t n = outputs[0].size();
+  synmt::eval::ResamplePlan plan;
+  if (!ar)
+    plan = a.indices_path.empty() ? synmt::eval::ResamplePlan::drawn(n, a.samples, a.seed)
+                                : synmt::eval::ResamplePlan::replayed(synmt::eval::read_indices(a.indices_path, n), n);
+  auto [stats, exact, resampled, signature] =
+      synmt::eval::paired_metric(a.metric, outputs, refs, a.bleu_options, a.chrf_options, a.ribes_options, a.threads);
+  std::vector<synmt::eval::BootstrapSummary> results;
+  if (ar) {
+    auto selections = a.selections_path.empty() ? synmt::eval::ar_selections(n, a.trials, a.seed)
+                                              : synmt::eval::read_selections(a.selections_path, n);
+    results = synmt::eval::paired_ar(stats, exact, selections, a.threads);
+    signature += "|ar:" + std::to_string(selections.size()) + (a.selections_path.empty() ? "|seed:" + std::to_string(a.seed) : "|selections:file");
+  } else {
+    results = synmt::eval::paired_bootstrap(stats, exact, resampled, plan, a.threads, a.metric == "chrf");
+  }
+  if (!a.dump_path.empty()) {
+    synmt::AtomicFile dump(a.dump_path);
+    for (const auto& r : results) {
+      std::string line;
+      char buf[40];
+      for (double v : r.samples) {
+        std::snprintf(buf, sizeof buf, "%.17g ", v);
+        line += buf;
+      }
+      if (!line.empty()) line.pop_back();
+      dump.write_line(line);
+    }
+    dump.commit();
+  }
+  if (!ar)
+    signature += "|bs:" + std::to_string(plan.samples()) + (a.indices_path.empty() ? "|seed:" + std::to_string(a.seed) : "|indices:file");
+  if (a.format == "json") {
+    synmt::Json out = synmt::Json::array();
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      synmt::Json row = {{"system", names[i]}, {"baseline", i == 0}, {"score", results[i].score},
+                         {"mean", results[i].mean}, {"ci", results[i].ci}, {"signature", signature}};
+      row["p_value"] = i == 0 ? synmt::Json(nullptr) : synmt::Json(results[i].p_value);
+      if (!ar)
+        row["koehn_p_value"] = i == 0 ? synmt::Json(nullptr) : synmt::Json(results[i].koehn_p_value);
+      out.push_back(row);
+    }
+    std::printf("%s\n", out.dump(1).c_str());
+  } else {
+    std::printf("%-40s %8s %20s %8s\n", "system", a.metric.c_str(), "mean +- 95% CI", "p-value");
+    for (std::size_t i = 0; i < names.size(); ++i)
+      std::printf("%-40s %8.4f %11.4f +- %6.4f %8s\n", names[i].c_str(), results[i].score, results[i].mean,
+                  results[i].ci, i == 0 ? "-" : std::to_string(results[i].p_value).c_str());
+    std::printf("%s\n", signature.c_str());
+  }
+  return 0;
+}
 }  // namespace
 
 int main(int argc_in, char** argv_in) {
@@ -85,262 +357,14 @@ int main(int argc_in, char** argv_in) {
   std::vector<std::string> args = normalise_args(argc_in, argv_in);
   std::vector<char*> argv_fixed;
   for (auto& a : args) argv_fixed.push_back(a.data());
-  synmt::eval::BleuOptions bleu_options;
-  synmt::eval::ChrfOptions chrf_options;
-  synmt::eval::RibesOptions ribes_options;
-  bool sentence_level = false, multi_bleu = false;
-  std::string src_path, bucket_spec = "10,20,30,40,50", sentence_path;
-  std::vector<std::string> ref_paths, systems;
-  std::string hyp_path = "-", format = "text", baseline, metric = "bleu", indices_path, dump_path;
-  int width = 1, samples = 1000, threads = 2;
-  uint64_t seed = 12345;
-  CLI::App *bleu = nullptr, *chrf = nullptr, *paired = nullptr, *ribes = nullptr, *paired_ar = nullptr;
-  std::string selections_path;
-  int trials = 10000;
-  auto add_bleu_flags = [&](CLI::App* c) {
-    c->add_option("-t,--tokenize", bleu_options.tokenize, "13a | intl | zh | char | none | ja-mecab")->capture_default_str();
-    c->add_option("--mecab-dicdir", bleu_options.mecab_dicdir, "IPAdic directory for ja-mecab (default: MeCab's)");
-    c->add_option("-s,--smooth-method", bleu_options.smooth, "exp | floor | add-k | none")->capture_default_str();
-    c->add_option("--smooth-value", bleu_options.smooth_value, "for floor / add-k");
-    c->add_flag("--effective-order", bleu_options.effective_order);
-    // sacreBLEU refuses input that looks tokenised unless --force; synmt scores it and says nothing,
-    // so the flag is accepted for command-line compatibility only.
-    c->add_flag("--force", "accepted for sacreBLEU compatibility (synmt never refuses tokenised input)");
-  };
-  auto add_chrf_flags = [&](CLI::App* c) {
-    c->add_option("--char-order", chrf_options.char_order, "also -nc")->capture_default_str();
-    c->add_option("--word-order", chrf_options.word_order, "also -nw; 2 = chrF++")->capture_default_str();
-    c->add_option("--beta", chrf_options.beta)->capture_default_str();
-    c->add_flag("--whitespace", chrf_options.whitespace);
-    c->add_flag("--eps-smoothing", chrf_options.eps_smoothing);
-  };
-  auto add_ribes_flags = [&](CLI::App* c) {
-    c->add_option("--alpha", ribes_options.alpha, "precision exponent")->capture_default_str();
-    c->add_option("--beta", ribes_options.beta, "brevity penalty exponent")->capture_default_str();
-    c->add_flag("--case-sensitive", ribes_options.case_sensitive, "RIBES.py -c: do not lower-case");
-    c->add_flag("--allow-empty-reference", ribes_options.allow_empty_reference, "RIBES.py -z");
-  };
+  ScoreArgs a;
+  Subcommands s;
   return synmt::run_tool(
-      "synmt-score", static_cast<int>(argv_fixed.size()), argv_fixed.data(),
-      [&](CLI::App& app) {
-        app.description("Translation metrics with sacreBLEU semantics.");
-        app.require_subcommand(1);
-        for (auto* c : {bleu = app.add_subcommand("bleu", "corpus BLEU"), chrf = app.add_subcommand("chrf", "chrF / chrF++"),
-                        ribes = app.add_subcommand("ribes", "RIBES 1.03.1 (score in [0,1])"),
-                        paired = app.add_subcommand("paired-bs", "paired bootstrap resampling against a baseline"),
-                        paired_ar = app.add_subcommand("paired-ar", "approximate randomisation against a baseline")}) {
-          c->add_option("-r,--ref", ref_paths, "reference file (repeat -r for several references)")
-              ->required()
-              ->expected(1)
-              ->allow_extra_args(false)
-              ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);  // one path per -r, so HYP stays positional
-          c->add_flag("--lowercase", c == chrf ? chrf_options.lowercase : bleu_options.lowercase, "also -lc");
-          c->add_option("-f,--format", format, "text | json")->capture_default_str();
-        }
-        bleu->add_option("hyp", hyp_path, "hypothesis file ('-' = stdin)")->capture_default_str();
-        bleu->add_option("-w,--width", width, "decimals in text output")->capture_default_str();
-        bleu->add_flag("--multi-bleu", multi_bleu,
-                       "tokenised BLEU as multi-bleu.perl computes and prints it (implies --tokenize none --smooth-method none)");
-        bleu->add_option("--buckets-src", src_path, "source file: also report BLEU by source length (words)");
-        bleu->add_option("--sentence-scores", sentence_path,
-                         "write sentence BLEU (sacreBLEU sentence_score: effective order) per line to this file");
-        bleu->add_option("--buckets", bucket_spec, "upper bounds of the source-length buckets")->capture_default_str();
-        add_bleu_flags(bleu);
-        chrf->add_option("hyp", hyp_path, "hypothesis file ('-' = stdin)")->capture_default_str();
-        add_chrf_flags(chrf);
-        ribes->add_option("hyp", hyp_path, "hypothesis file ('-' = stdin)")->capture_default_str();
-        ribes->add_flag("--sentence", sentence_level, "print per-sentence scores too");
-        add_ribes_flags(ribes);
-        paired->add_option("--baseline", baseline, "baseline system output")->required();
-        paired->add_option("systems", systems, "system outputs compared with the baseline")->required();
-        paired->add_option("-m,--metric", metric, "bleu | chrf | ribes")->capture_default_str();
-        paired->add_option("--samples", samples, "number of resamples")->capture_default_str();
-        paired->add_option("--seed", seed, "RNG seed for the resamples")->capture_default_str();
-        paired->add_option("--indices", indices_path, "replay resamples: one line of segment indices per resample");
-        paired->add_option("--threads", threads)->capture_default_str();
-        paired->add_option("--resample-scores", dump_path, "write every resample's score: one line per system");
-        add_bleu_flags(paired);
-        add_chrf_flags(paired);
-        paired_ar->add_option("--baseline", baseline, "baseline system output")->required();
-        paired_ar->add_option("systems", systems, "system outputs compared with the baseline")->required();
-        paired_ar->add_option("-m,--metric", metric, "bleu | chrf | ribes")->capture_default_str();
-        paired_ar->add_option("--trials", trials, "number of randomisation trials")->capture_default_str();
-        paired_ar->add_option("--seed", seed)->capture_default_str();
-        paired_ar->add_option("--selections", selections_path, "replay trials: one line of 0/1 per trial");
-        paired_ar->add_option("--threads", threads)->capture_default_str();
-        add_bleu_flags(paired_ar);
-        add_chrf_flags(paired_ar);
-        paired->add_option("--ribes-alpha", ribes_options.alpha)->capture_default_str();
-        paired->add_option("--ribes-beta", ribes_options.beta)->capture_default_str();
-      },
+      "synmt-score", static_cast<int>(argv_fixed.size()), argv_fixed.data(), [&](CLI::App& app) { s = declare(app, a); },
       [&]() {
-        if (paired->parsed() || paired_ar->parsed()) chrf_options.lowercase = bleu_options.lowercase;
-        if (ribes->parsed()) {
-          auto hyps = read_segments(hyp_path);
-          auto refs = read_references(ref_paths, hyps.size(), hyp_path);
-          synmt::eval::Ribes m(ribes_options);
-          std::vector<std::optional<double>> sentences;
-          try {
-            sentences = m.sentence_scores(hyps, refs);
-          } catch (const std::invalid_argument& e) {
-            throw synmt::InputError(ref_paths.front(), 0, e.what());
-          }
-          double acc = 0;
-          std::size_t valid = 0;
-          for (const auto& v : sentences)
-            if (v) acc += *v, ++valid;
-          if (valid == 0) throw synmt::InputError(ref_paths.front(), 0, "no sentence has a non-empty reference");
-          double score = acc / static_cast<double>(valid);
-          if (format == "json") {
-            synmt::Json j = {{"name", "RIBES"}, {"score", score}, {"signature", m.signature(refs.size())}};
-            if (sentence_level) {
-              synmt::Json arr = synmt::Json::array();
-              for (const auto& v : sentences) arr.push_back(v ? synmt::Json(*v) : synmt::Json(nullptr));
-              j["sentences"] = arr;
-            }
-            std::printf("%s\n", j.dump(1).c_str());
-          } else {
-            if (sentence_level)
-              for (std::size_t i = 0; i < sentences.size(); ++i)
-                std::printf("%.6f alpha=%f beta=%f %s sentence %zu\n", sentences[i] ? *sentences[i] : -INFINITY,
-                            ribes_options.alpha, ribes_options.beta, hyp_path.c_str(), i);
-            std::printf("%.6f alpha=%f beta=%f %s\n", score, ribes_options.alpha, ribes_options.beta, hyp_path.c_str());
-          }
-          return 0;
-        }
-        if (bleu->parsed() || chrf->parsed()) {
-          auto hyps = read_segments(hyp_path);
-          auto refs = read_references(ref_paths, hyps.size(), hyp_path);
-          synmt::Json j;
-          if (bleu->parsed()) {
-            if (multi_bleu) {
-              bleu_options.tokenize = "none";
-              bleu_options.smooth = "none";
-            }
-            synmt::eval::Bleu m(bleu_options);
-            auto r = m.corpus_score(hyps, refs);
-            std::string sig = m.signature(refs.size());
-            if (!sentence_path.empty()) {
-              auto sentence_options = bleu_options;
-              sentence_options.effective_order = true;
-              synmt::eval::Bleu sentence_bleu(sentence_options);
-              synmt::AtomicFile out(sentence_path);
-              char buf[32];
-              for (const auto& st : sentence_bleu.corpus_stats(hyps, refs)) {
-                std::snprintf(buf, sizeof buf, "%.6f", sentence_bleu.score(st).score);
-                out.write_line(buf);
-              }
-              out.commit();
-            }
-            synmt::Json buckets = synmt::Json::array();
-            if (!src_path.empty()) {
-              auto src = read_segments(src_path);
-              if (src.size() != hyps.size())
-                throw synmt::InputError(src_path, 0, "source has " + std::to_string(src.size()) + " lines, the hypothesis " +
-                                                         std::to_string(hyps.size()));
-              const auto bounds = synmt::eval::parse_length_bounds(bucket_spec, "--buckets");
-              for (const auto& b : synmt::eval::bleu_by_source_length(m, hyps, refs, src, bounds))
-                buckets.push_back({{"source_words", b.source_words}, {"sentences", b.sentences}, {"score", b.score}});
-            }
-            if (multi_bleu && format != "json") {
-              // multi-bleu.perl's line; it reports 0 when a precision is 0, as smoothing "none" does
-              std::printf("BLEU = %.2f, %.1f/%.1f/%.1f/%.1f (BP=%.3f, ratio=%.3f, hyp_len=%lld, ref_len=%lld)\n", r.score,
-                          r.precisions[0], r.precisions[1], r.precisions[2], r.precisions[3], r.bp,
-                          r.stats.ref_len ? double(r.stats.sys_len) / r.stats.ref_len : 0.0,
-                          static_cast<long long>(r.stats.sys_len), static_cast<long long>(r.stats.ref_len));
-              return 0;
-            }
-            if (format != "json") {
-              for (const auto& b : buckets)
-                std::printf("source words %-7s %5d sentences  BLEU %.2f\n", b["source_words"].get<std::string>().c_str(),
-                            b["sentences"].get<int>(), b["score"].get<double>());
-              std::printf("BLEU|%s = %.*f %.1f/%.1f/%.1f/%.1f (BP = %.3f ratio = %.3f hyp_len = %lld ref_len = %lld)\n",
-                          sig.c_str(), width, r.score, r.precisions[0], r.precisions[1], r.precisions[2], r.precisions[3],
-                          r.bp, r.stats.ref_len ? double(r.stats.sys_len) / r.stats.ref_len : 0.0,
-                          static_cast<long long>(r.stats.sys_len), static_cast<long long>(r.stats.ref_len));
-              return 0;
-            }
-            auto as_json = [](const std::array<double, 4>& a) {
-              synmt::Json arr = synmt::Json::array();
-              for (double v : a) arr.push_back(v == std::floor(v) ? synmt::Json(static_cast<int64_t>(v)) : synmt::Json(v));
-              return arr;
-            };
-            j = {{"name", "BLEU"}, {"score", r.score}, {"signature", sig}, {"counts", as_json(r.reported_counts)},
-                 {"totals", as_json(r.reported_totals)}, {"precisions", r.precisions}, {"bp", r.bp},
-                 {"sys_len", r.stats.sys_len}, {"ref_len", r.stats.ref_len}};
-            if (!buckets.empty()) j["buckets"] = buckets;
-          } else {
-            synmt::eval::Chrf m(chrf_options);
-            double score = m.corpus_score(hyps, refs);
-            std::string name = chrf_options.word_order > 0 ? "chrF" + std::string(chrf_options.word_order, '+') : "chrF";
-            if (format != "json") {
-              std::printf("%s|%s = %.4f\n", name.c_str(), m.signature(refs.size()).c_str(), score);
-              return 0;
-            }
-            j = {{"name", name}, {"score", score}, {"signature", m.signature(refs.size())}};
-          }
-          std::printf("%s\n", j.dump(1).c_str());
-          return 0;
-        }
-        // paired bootstrap
-        std::vector<std::string> names = {baseline};
-        names.insert(names.end(), systems.begin(), systems.end());
-        const auto outputs = read_systems(names, threads);
-        auto refs = read_references(ref_paths, outputs[0].size(), names[0]);
-        for (std::size_t i = 1; i < outputs.size(); ++i)
-          if (outputs[i].size() != outputs[0].size())
-            throw synmt::InputError(names[i], 0, "has " + std::to_string(outputs[i].size()) + " lines, the baseline " +
-                                                     std::to_string(outputs[0].size()));
-        const std::size_t n = outputs[0].size();
-        synmt::eval::ResamplePlan plan;
-        if (paired->parsed())
-          plan = indices_path.empty() ? synmt::eval::ResamplePlan::drawn(n, samples, seed)
-                                      : synmt::eval::ResamplePlan::replayed(synmt::eval::read_indices(indices_path, n), n);
-        auto [stats, exact, resampled, signature] =
-            synmt::eval::paired_metric(metric, outputs, refs, bleu_options, chrf_options, ribes_options, threads);
-        std::vector<synmt::eval::BootstrapSummary> results;
-        if (paired_ar->parsed()) {
-          auto selections = selections_path.empty() ? synmt::eval::ar_selections(n, trials, seed)
-                                                    : synmt::eval::read_selections(selections_path, n);
-          results = synmt::eval::paired_ar(stats, exact, selections, threads);
-          signature += "|ar:" + std::to_string(selections.size()) + (selections_path.empty() ? "|seed:" + std::to_string(seed) : "|selections:file");
-        } else {
-          results = synmt::eval::paired_bootstrap(stats, exact, resampled, plan, threads, metric == "chrf");
-        }
-        if (!dump_path.empty()) {
-          synmt::AtomicFile dump(dump_path);
-          for (const auto& r : results) {
-            std::string line;
-            char buf[40];
-            for (double v : r.samples) {
-              std::snprintf(buf, sizeof buf, "%.17g ", v);
-              line += buf;
-            }
-            if (!line.empty()) line.pop_back();
-            dump.write_line(line);
-          }
-          dump.commit();
-        }
-        if (paired->parsed())
-          signature += "|bs:" + std::to_string(plan.samples()) + (indices_path.empty() ? "|seed:" + std::to_string(seed) : "|indices:file");
-        if (format == "json") {
-          synmt::Json out = synmt::Json::array();
-          for (std::size_t i = 0; i < names.size(); ++i) {
-            synmt::Json row = {{"system", names[i]}, {"baseline", i == 0}, {"score", results[i].score},
-                               {"mean", results[i].mean}, {"ci", results[i].ci}, {"signature", signature}};
-            row["p_value"] = i == 0 ? synmt::Json(nullptr) : synmt::Json(results[i].p_value);
-            if (paired->parsed())
-              row["koehn_p_value"] = i == 0 ? synmt::Json(nullptr) : synmt::Json(results[i].koehn_p_value);
-            out.push_back(row);
-          }
-          std::printf("%s\n", out.dump(1).c_str());
-        } else {
-          std::printf("%-40s %8s %20s %8s\n", "system", metric.c_str(), "mean +- 95% CI", "p-value");
-          for (std::size_t i = 0; i < names.size(); ++i)
-            std::printf("%-40s %8.4f %11.4f +- %6.4f %8s\n", names[i].c_str(), results[i].score, results[i].mean,
-                        results[i].ci, i == 0 ? "-" : std::to_string(results[i].p_value).c_str());
-          std::printf("%s\n", signature.c_str());
-        }
-        return 0;
+        if (s.paired->parsed() || s.paired_ar->parsed()) a.chrf_options.lowercase = a.bleu_options.lowercase;
+        if (s.ribes->parsed()) return run_ribes(a);
+        if (s.bleu->parsed() || s.chrf->parsed()) return run_bleu_or_chrf(a, s.bleu->parsed());
+        return run_paired(a, s.paired_ar->parsed());
       });
 }

@@ -76,241 +76,274 @@ std::vector<synmt::eval::ScoreMatrix> read_matrices(const std::string& path) {
   if (out.empty()) throw synmt::InputError(path, 0, "no matrices");
   return out;
 }
-}  // namespace
 
-int main(int argc, char** argv) {
+// The options of every subcommand.
+struct TreesArgs {
   std::string gold, pred, format = "text";
   bool include_punct = false;
-  CLI::App *uas = nullptr, *baselines = nullptr, *decode = nullptr, *stats = nullptr, *induce = nullptr, *import = nullptr, *gate_pos = nullptr;
   std::string gates_path, target_text, subwords = "bpe";
   std::string heads_path, tensor, rows = "heads";
   int head = -1;
   bool probabilities = false, no_root = false;
   std::string scores_path, decoder = "cle", gold_heads, output = "-";
+};
+
+struct Subcommands {
+  CLI::App *uas = nullptr, *baselines = nullptr, *decode = nullptr, *stats = nullptr, *induce = nullptr, *import = nullptr, *gate_pos = nullptr;
+};
+
+// Every subcommand and its options; `a` receives the values.
+Subcommands declare(CLI::App& app, TreesArgs& a) {
+  CLI::App *uas = nullptr, *baselines = nullptr, *decode = nullptr, *stats = nullptr, *induce = nullptr, *import = nullptr, *gate_pos = nullptr;
+  app.description("Dependency-tree scoring for induced and parsed trees.");
+  app.require_subcommand(1);
+  uas = app.add_subcommand("uas", "UAS/LAS (conll18_ud_eval semantics) and DA/UA of predicted trees");
+  uas->add_option("--pred", a.pred, "predicted CoNLL-U")->required();
+  baselines = app.add_subcommand("baselines", "left-/right-branching and undirected-chain baselines");
+  decode = app.add_subcommand("decode", "decode head-score matrices into trees (one line of heads per sentence)");
+  decode->add_option("--scores", a.scores_path, "matrices: row = head (0 = ROOT), column = dependent")->required();
+  decode->add_option("--decoder", a.decoder, "cle | eisner | greedy")->capture_default_str();
+  decode->add_option("--gold-heads", a.gold_heads, "gold heads, one line per sentence: report UAS");
+  decode->add_option("-o,--output", a.output, "heads output ('-' = stdout)")->capture_default_str();
+  decode->add_option("-f,--format", a.format, "text | json (of the UAS report)")->capture_default_str();
+  induce = app.add_subcommand("induce", "sub-word head scores (HDF5) -> word trees as CoNLL-U, aligned to gold");
+  induce->add_option("--heads", a.heads_path, "head-score file (synmt-head-scores-1), or an analysis dump with --tensor")->required();
+  induce->add_option("--tensor", a.tensor, "read --heads as an analysis dump (synmt-analysis-1) and use this tensor");
+  induce->add_option("--head", a.head, "with --tensor of shape (heads src src): the head to use");
+  induce->add_option("--rows", a.rows, "with --tensor: heads (row i scores i heading j) | dependents (row i: i's distribution "
+                                     "over its heads, as self-attention)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"heads", "dependents"}));
+  induce->add_option("--gold", a.gold, "gold CoNLL-U: words, forms and UPOS of the output")->required();
+  induce->add_option("--decoder", a.decoder, "cle | eisner | greedy")->capture_default_str();
+  induce->add_option("-o,--output", a.output, "predicted CoNLL-U")->capture_default_str();
+  import = app.add_subcommand("import-matrices", "word-level text matrices (row 0 = ROOT) -> HDF5 head scores");
+  import->add_option("--scores", a.scores_path, "text matrices as for decode")->required();
+  import->add_option("-o,--output", a.output, "head-score HDF5 file")->required();
+  gate_pos = app.add_subcommand("gate-pos", "UPOS of the word with each sentence's highest gate norm (SA-NMT §6)");
+  gate_pos->add_option("--gates", a.gates_path, "gate-norm file (synmt-gate-norms-1), or an analysis dump with --tensor")->required();
+  gate_pos->add_option("--tensor", a.tensor, "read --gates as an analysis dump (synmt-analysis-1) and use this per-target-step tensor");
+  gate_pos->add_option("--target", a.target_text, "with --tensor: the split's target sub-word text (one sentence a line)");
+  gate_pos->add_option("--subwords", a.subwords, "with --tensor: bpe | spm | none, how --target marks words")->capture_default_str();
+  gate_pos->add_option("--conllu", a.gold, "CoNLL-U of the same target sentences (tagged)")->required();
+  gate_pos->add_option("-f,--format", a.format, "text | json")->capture_default_str();
+  stats = app.add_subcommand("stats", "mean +- std distance to the most likely head and head entropy");
+  stats->add_option("--scores", a.scores_path, "matrices: column d = word d's head scores (row 0 = ROOT), or an analysis dump with --tensor")->required();
+  stats->add_option("--tensor", a.tensor, "read --scores as an analysis dump: this (src src) tensor, row i = i's head distribution "
+                                        "(a latent graph), statistics over its pieces (no root)");
+  stats->add_flag("--probabilities", a.probabilities, "columns are already distributions (else softmax over h != d)");
+  stats->add_flag("--no-root", a.no_root, "ignore row 0 (Bastings' graphs have no root)");
+  stats->add_option("-f,--format", a.format, "text | json")->capture_default_str();
+  for (auto* c : {uas, baselines}) {
+    c->add_option("--gold", a.gold, "gold CoNLL-U")->required();
+    c->add_option("-f,--format", a.format, "text | json")->capture_default_str();
+    c->add_flag("--include-punct", a.include_punct, "count punctuation in DA/UA");
+  }
+  return {uas, baselines, decode, stats, induce, import, gate_pos};
+}
+
+// Head-score matrices -> trees (one line of heads per sentence), with UAS against gold heads.
+int run_decode(const TreesArgs& a) {
+  auto matrices = read_matrices(a.scores_path);
+  synmt::AtomicFile out(a.output);
+  std::vector<synmt::eval::Heads> predicted;
+  for (const auto& m : matrices) {
+    synmt::eval::Heads h = a.decoder == "cle"      ? synmt::eval::chu_liu_edmonds(m, true)
+                           : a.decoder == "eisner" ? synmt::eval::eisner(m)
+                           : a.decoder == "greedy" ? synmt::eval::greedy_heads(m)
+                                                 : throw synmt::ConfigError("--decoder: cle, eisner or greedy");
+    std::string line;
+    for (std::size_t d = 1; d < h.size(); ++d) line += (d > 1 ? " " : "") + std::to_string(h[d]);
+    out.write_line(line);
+    predicted.push_back(std::move(h));
+  }
+  out.commit();
+  if (!a.gold_heads.empty()) {
+    auto lines = synmt::read_lines(a.gold_heads);
+    if (lines.size() != predicted.size())
+      throw synmt::InputError(a.gold_heads, 0, std::to_string(lines.size()) + " sentences, the matrices have " +
+                                                 std::to_string(predicted.size()));
+    long correct = 0, total = 0;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      std::istringstream ss(lines[i]);
+      int h, d = 1;
+      while (ss >> h) {
+        if (d >= static_cast<int>(predicted[i].size()))
+          throw synmt::InputError(a.gold_heads, i + 1, "more heads than the matrix has words");
+        correct += predicted[i][d] == h;
+        ++total, ++d;
+      }
+      if (d != static_cast<int>(predicted[i].size()))
+        throw synmt::InputError(a.gold_heads, i + 1, "fewer heads than the matrix has words");
+    }
+    double score = 100.0 * correct / std::max(1L, total);
+    if (a.format == "json") std::fprintf(stderr, "%s\n", synmt::Json{{"uas", score}, {"words", total}}.dump().c_str());
+    else std::fprintf(stderr, "UAS %.2f (%ld words, decoder %s)\n", score, total, a.decoder.c_str());
+  }
+  return 0;
+}
+
+// The UPOS of the word with each sentence's highest gate norm (SA-NMT section 6).
+int run_gate_pos(const TreesArgs& a) {
+  std::vector<synmt::eval::SentenceGateNorms> gates;
+  if (a.tensor.empty()) {
+    gates = synmt::eval::read_gate_norms(a.gates_path);
+  } else {
+    if (a.target_text.empty()) throw synmt::ConfigError("gate-pos --tensor needs --target (the target sub-word text)");
+    synmt::SubwordMarks marks;
+    try {
+      marks = synmt::subword_marks_from_name(a.subwords);
+    } catch (const std::invalid_argument& e) {
+      throw synmt::ConfigError(std::string("--subwords: ") + e.what());
+    }
+    std::vector<std::vector<std::pair<int, int>>> spans;
+    synmt::LineReader in(a.target_text);
+    std::string line;
+    while (in.next(line)) {
+      std::vector<std::pair<int, int>> s;
+      for (const auto& w : synmt::word_spans(synmt::split_nonempty(line, ' '), marks)) s.emplace_back(w.first, w.last);
+      spans.push_back(std::move(s));
+    }
+    gates = synmt::eval::gate_norms_from_analysis(a.gates_path, a.tensor, spans);
+  }
+  auto hist = synmt::eval::gate_pos_histogram(gates, synmt::eval::read_conllu(a.gold), a.gold);
+  long total = 0;
+  for (const auto& [pos, n] : hist) total += n;
+  if (a.format == "json") {
+    // every UD UPOS tag present (0 when no sentence peaks on it): tables read percent.TAG
+    synmt::Json counts = hist, percent = synmt::Json::object();
+    for (const char* tag : {"ADJ", "ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "NOUN", "NUM", "PART", "PRON", "PROPN", "PUNCT",
+                            "SCONJ", "SYM", "VERB", "X"})
+      if (!counts.contains(tag)) counts[tag] = 0;
+    for (const auto& [tag, n] : counts.items()) percent[tag] = 100.0 * n.get<long>() / std::max(1L, total);
+    synmt::Json j = {{"sentences", total}, {"counts", counts}, {"percent", percent}};
+    std::printf("%s\n", j.dump(1).c_str());
+  } else {
+    for (const auto& [pos, n] : hist) std::printf("%-6s %6ld  %5.1f%%\n", pos.c_str(), n, 100.0 * n / std::max(1L, total));
+  }
+  return 0;
+}
+
+// Word-level text matrices -> an HDF5 head-score file.
+int run_import(const TreesArgs& a) {
+  std::vector<synmt::eval::SentenceHeadScores> out;
+  for (const auto& m : read_matrices(a.scores_path)) {
+    const std::size_t n = m.size() - 1;  // one piece per word; root scores move to the diagonal
+    synmt::eval::SentenceHeadScores s;
+    s.pieces.assign(n, std::vector<double>(n, 0.0));
+    for (std::size_t d = 1; d <= n; ++d) {
+      s.spans.emplace_back(static_cast<int>(d - 1), static_cast<int>(d - 1));
+      for (std::size_t h = 0; h <= n; ++h)
+        if (h != d) (h == 0 ? s.pieces[d - 1][d - 1] : s.pieces[h - 1][d - 1]) = m[h][d];
+    }
+    out.push_back(std::move(s));
+  }
+  synmt::eval::write_head_scores(a.output, out);
+  return 0;
+}
+
+// Sub-word head scores -> word trees as CoNLL-U, aligned to the gold words.
+int run_induce(const TreesArgs& a) {
+  auto sentences = a.tensor.empty() ? synmt::eval::read_head_scores(a.heads_path)
+                                  : synmt::eval::read_head_scores_from_analysis(
+                                        a.heads_path, a.tensor, a.head,
+                                        a.rows == "heads" ? synmt::eval::MatrixRows::kHeadsRows : synmt::eval::MatrixRows::kDependentRows);
+  auto g = synmt::eval::read_conllu(a.gold);
+  if (sentences.size() != g.size())
+    throw synmt::InputError(a.heads_path, 0, std::to_string(sentences.size()) + " sentences, but " + a.gold + " has " +
+                                               std::to_string(g.size()));
+  synmt::AtomicFile out(a.output);
+  for (std::size_t s = 0; s < g.size(); ++s) {
+    if (sentences[s].spans.size() != g[s].words.size())
+      throw synmt::InputError(a.gold, g[s].first_line, "sentence " + std::to_string(s + 1) + " has " +
+                                                         std::to_string(g[s].words.size()) + " words but the head matrix has " +
+                                                         std::to_string(sentences[s].spans.size()) + " (in " + a.heads_path + ")");
+    auto words = synmt::eval::collapse_to_words(sentences[s].pieces, sentences[s].spans);
+    auto h = a.decoder == "cle"      ? synmt::eval::chu_liu_edmonds(words, true)
+             : a.decoder == "eisner" ? synmt::eval::eisner(words)
+             : a.decoder == "greedy" ? synmt::eval::greedy_heads(words)
+                                   : throw synmt::ConfigError("--decoder: cle, eisner or greedy");
+    for (std::size_t k = 0; k < g[s].words.size(); ++k) {
+      const auto& w = g[s].words[k];
+      out.write_line(std::to_string(w.id) + "\t" + w.form + "\t" + w.lemma + "\t" + w.upos + "\t" + w.xpos + "\t" +
+                     w.feats + "\t" + std::to_string(h[k + 1]) + "\t" + (h[k + 1] == 0 ? "root" : "dep") + "\t_\t_");
+    }
+    out.write_line("");
+  }
+  out.commit();
+  return 0;
+}
+
+// Mean and deviation of the distance to the most likely head, and of the head entropy.
+int run_stats(const TreesArgs& a) {
+  std::vector<synmt::eval::ScoreMatrix> matrices;
+  if (a.tensor.empty()) {
+    matrices = read_matrices(a.scores_path);
+  } else {
+    // row i of the dump is i's a.head distribution: transposed on reading (column = dependent),
+    // then a zero ROOT row and column in front, which --no-root leaves out
+    for (const auto& s : synmt::eval::read_head_scores_from_analysis(a.scores_path, a.tensor, -1,
+                                                                     synmt::eval::MatrixRows::kDependentRows, false)) {
+      const std::size_t n = s.pieces.size();
+      synmt::eval::ScoreMatrix m(n + 1, std::vector<double>(n + 1, 0.0));
+      for (std::size_t h = 0; h < n; ++h)
+        for (std::size_t d = 0; d < n; ++d) m[h + 1][d + 1] = s.pieces[h][d];
+      matrices.push_back(std::move(m));
+    }
+  }
+  auto st = synmt::eval::head_statistics(matrices, !a.probabilities, !a.no_root);
+  synmt::Json j = {{"distance_mean", st.distance_mean}, {"distance_std", st.distance_std}, {"distance_var", st.distance_var},
+                   {"entropy_mean_nats", st.entropy_mean}, {"entropy_std_nats", st.entropy_std},
+                   {"uniform_entropy_mean_nats", st.uniform_entropy_mean},
+                   {"words", st.words}, {"root_heads", st.root_heads}};
+  if (a.format == "json") std::printf("%s\n", j.dump(1).c_str());
+  else
+    std::printf("head distance %.2f +- %.2f, entropy %.2f +- %.2f nats (%ld words, %ld with the root as best head)\n",
+                st.distance_mean, st.distance_std, st.entropy_mean, st.entropy_std, st.words, st.root_heads);
+  return 0;
+}
+
+// UAS/LAS and DA/UA of predicted trees (`is_uas`), or the branching baselines on the gold trees.
+int run_uas_or_baselines(const TreesArgs& a, bool is_uas) {
+  auto g = synmt::eval::read_conllu(a.gold);
+  if (is_uas) {
+    print(synmt::eval::attachment_scores(g, synmt::eval::read_conllu(a.pred), a.include_punct), a.format);
+    return 0;
+  }
+  synmt::Json out;
+  for (const char* name : {"left_branching", "right_branching"}) {
+    auto sys = g;
+    for (auto& s : sys) {
+      int n = static_cast<int>(s.words.size());
+      auto h = std::string(name) == "left_branching" ? synmt::eval::left_branching(n) : synmt::eval::right_branching(n);
+      for (int k = 0; k < n; ++k) s.words[k].head = h[k + 1];
+    }
+    auto r = synmt::eval::attachment_scores(g, sys, a.include_punct);
+    out[name] = {{"da", r.da}, {"ua", r.ua}};
+  }
+  out["undirected_chain"] = {{"ua", out["left_branching"]["ua"]}};
+  if (a.format == "json") {
+    std::printf("%s\n", out.dump(1).c_str());
+  } else {
+    std::printf("L (head = next word): DA %.1f\nR (head = previous word): DA %.1f\nUn (undirected chain): UA %.1f\n",
+                out["left_branching"]["da"].get<double>(), out["right_branching"]["da"].get<double>(),
+                out["undirected_chain"]["ua"].get<double>());
+  }
+  return 0;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  TreesArgs a;
+  Subcommands s;
   return synmt::run_tool(
-      "synmt-trees", argc, argv,
-      [&](CLI::App& app) {
-        app.description("Dependency-tree scoring for induced and parsed trees.");
-        app.require_subcommand(1);
-        uas = app.add_subcommand("uas", "UAS/LAS (conll18_ud_eval semantics) and DA/UA of predicted trees");
-        uas->add_option("--pred", pred, "predicted CoNLL-U")->required();
-        baselines = app.add_subcommand("baselines", "left-/right-branching and undirected-chain baselines");
-        decode = app.add_subcommand("decode", "decode head-score matrices into trees (one line of heads per sentence)");
-        decode->add_option("--scores", scores_path, "matrices: row = head (0 = ROOT), column = dependent")->required();
-        decode->add_option("--decoder", decoder, "cle | eisner | greedy")->capture_default_str();
-        decode->add_option("--gold-heads", gold_heads, "gold heads, one line per sentence: report UAS");
-        decode->add_option("-o,--output", output, "heads output ('-' = stdout)")->capture_default_str();
-        decode->add_option("-f,--format", format, "text | json (of the UAS report)")->capture_default_str();
-        induce = app.add_subcommand("induce", "sub-word head scores (HDF5) -> word trees as CoNLL-U, aligned to gold");
-        induce->add_option("--heads", heads_path, "head-score file (synmt-head-scores-1), or an analysis dump with --tensor")->required();
-        induce->add_option("--tensor", tensor, "read --heads as an analysis dump (synmt-analysis-1) and use this tensor");
-        induce->add_option("--head", head, "with --tensor of shape (heads src src): the head to use");
-        induce->add_option("--rows", rows, "with --tensor: heads (row i scores i heading j) | dependents (row i: i's distribution "
-                                           "over its heads, as self-attention)")
-            ->capture_default_str()
-            ->check(CLI::IsMember({"heads", "dependents"}));
-        induce->add_option("--gold", gold, "gold CoNLL-U: words, forms and UPOS of the output")->required();
-        induce->add_option("--decoder", decoder, "cle | eisner | greedy")->capture_default_str();
-        induce->add_option("-o,--output", output, "predicted CoNLL-U")->capture_default_str();
-        import = app.add_subcommand("import-matrices", "word-level text matrices (row 0 = ROOT) -> HDF5 head scores");
-        import->add_option("--scores", scores_path, "text matrices as for decode")->required();
-        import->add_option("-o,--output", output, "head-score HDF5 file")->required();
-        gate_pos = app.add_subcommand("gate-pos", "UPOS of the word with each sentence's highest gate norm (SA-NMT §6)");
-        gate_pos->add_option("--gates", gates_path, "gate-norm file (synmt-gate-norms-1), or an analysis dump with --tensor")->required();
-        gate_pos->add_option("--tensor", tensor, "read --gates as an analysis dump (synmt-analysis-1) and use this per-target-step tensor");
-        gate_pos->add_option("--target", target_text, "with --tensor: the split's target sub-word text (one sentence a line)");
-        gate_pos->add_option("--subwords", subwords, "with --tensor: bpe | spm | none, how --target marks words")->capture_default_str();
-        gate_pos->add_option("--conllu", gold, "CoNLL-U of the same target sentences (tagged)")->required();
-        gate_pos->add_option("-f,--format", format, "text | json")->capture_default_str();
-        stats = app.add_subcommand("stats", "mean +- std distance to the most likely head and head entropy");
-        stats->add_option("--scores", scores_path, "matrices: column d = word d's head scores (row 0 = ROOT), or an analysis dump with --tensor")->required();
-        stats->add_option("--tensor", tensor, "read --scores as an analysis dump: this (src src) tensor, row i = i's head distribution "
-                                              "(a latent graph), statistics over its pieces (no root)");
-        stats->add_flag("--probabilities", probabilities, "columns are already distributions (else softmax over h != d)");
-        stats->add_flag("--no-root", no_root, "ignore row 0 (Bastings' graphs have no root)");
-        stats->add_option("-f,--format", format, "text | json")->capture_default_str();
-        for (auto* c : {uas, baselines}) {
-          c->add_option("--gold", gold, "gold CoNLL-U")->required();
-          c->add_option("-f,--format", format, "text | json")->capture_default_str();
-          c->add_flag("--include-punct", include_punct, "count punctuation in DA/UA");
-        }
-      },
+      "synmt-trees", argc, argv, [&](CLI::App& app) { s = declare(app, a); },
       [&]() {
-        if (decode->parsed()) {
-          auto matrices = read_matrices(scores_path);
-          synmt::AtomicFile out(output);
-          std::vector<synmt::eval::Heads> predicted;
-          for (const auto& m : matrices) {
-            synmt::eval::Heads h = decoder == "cle"      ? synmt::eval::chu_liu_edmonds(m, true)
-                                   : decoder == "eisner" ? synmt::eval::eisner(m)
-                                   : decoder == "greedy" ? synmt::eval::greedy_heads(m)
-                                                         : throw synmt::ConfigError("--decoder: cle, eisner or greedy");
-            std::string line;
-            for (std::size_t d = 1; d < h.size(); ++d) line += (d > 1 ? " " : "") + std::to_string(h[d]);
-            out.write_line(line);
-            predicted.push_back(std::move(h));
-          }
-          out.commit();
-          if (!gold_heads.empty()) {
-            auto lines = synmt::read_lines(gold_heads);
-            if (lines.size() != predicted.size())
-              throw synmt::InputError(gold_heads, 0, std::to_string(lines.size()) + " sentences, the matrices have " +
-                                                         std::to_string(predicted.size()));
-            long correct = 0, total = 0;
-            for (std::size_t i = 0; i < lines.size(); ++i) {
-              std::istringstream ss(lines[i]);
-              int h, d = 1;
-              while (ss >> h) {
-                if (d >= static_cast<int>(predicted[i].size()))
-                  throw synmt::InputError(gold_heads, i + 1, "more heads than the matrix has words");
-                correct += predicted[i][d] == h;
-                ++total, ++d;
-              }
-              if (d != static_cast<int>(predicted[i].size()))
-                throw synmt::InputError(gold_heads, i + 1, "fewer heads than the matrix has words");
-            }
-            double score = 100.0 * correct / std::max(1L, total);
-            if (format == "json") std::fprintf(stderr, "%s\n", synmt::Json{{"uas", score}, {"words", total}}.dump().c_str());
-            else std::fprintf(stderr, "UAS %.2f (%ld words, decoder %s)\n", score, total, decoder.c_str());
-          }
-          return 0;
-        }
-        if (gate_pos->parsed()) {
-          std::vector<synmt::eval::SentenceGateNorms> gates;
-          if (tensor.empty()) {
-            gates = synmt::eval::read_gate_norms(gates_path);
-          } else {
-            if (target_text.empty()) throw synmt::ConfigError("gate-pos --tensor needs --target (the target sub-word text)");
-            synmt::SubwordMarks marks;
-            try {
-              marks = synmt::subword_marks_from_name(subwords);
-            } catch (const std::invalid_argument& e) {
-              throw synmt::ConfigError(std::string("--subwords: ") + e.what());
-            }
-            std::vector<std::vector<std::pair<int, int>>> spans;
-            synmt::LineReader in(target_text);
-            std::string line;
-            while (in.next(line)) {
-              std::vector<std::pair<int, int>> s;
-              for (const auto& w : synmt::word_spans(synmt::split_nonempty(line, ' '), marks)) s.emplace_back(w.first, w.last);
-              spans.push_back(std::move(s));
-            }
-            gates = synmt::eval::gate_norms_from_analysis(gates_path, tensor, spans);
-          }
-          auto hist = synmt::eval::gate_pos_histogram(gates, synmt::eval::read_conllu(gold), gold);
-          long total = 0;
-          for (const auto& [pos, n] : hist) total += n;
-          if (format == "json") {
-            // every UD UPOS tag present (0 when no sentence peaks on it): tables read percent.TAG
-            synmt::Json counts = hist, percent = synmt::Json::object();
-            for (const char* tag : {"ADJ", "ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "NOUN", "NUM", "PART", "PRON", "PROPN", "PUNCT",
-                                    "SCONJ", "SYM", "VERB", "X"})
-              if (!counts.contains(tag)) counts[tag] = 0;
-            for (const auto& [tag, n] : counts.items()) percent[tag] = 100.0 * n.get<long>() / std::max(1L, total);
-            synmt::Json j = {{"sentences", total}, {"counts", counts}, {"percent", percent}};
-            std::printf("%s\n", j.dump(1).c_str());
-          } else {
-            for (const auto& [pos, n] : hist) std::printf("%-6s %6ld  %5.1f%%\n", pos.c_str(), n, 100.0 * n / std::max(1L, total));
-          }
-          return 0;
-        }
-        if (import->parsed()) {
-          std::vector<synmt::eval::SentenceHeadScores> out;
-          for (const auto& m : read_matrices(scores_path)) {
-            const std::size_t n = m.size() - 1;  // one piece per word; root scores move to the diagonal
-            synmt::eval::SentenceHeadScores s;
-            s.pieces.assign(n, std::vector<double>(n, 0.0));
-            for (std::size_t d = 1; d <= n; ++d) {
-              s.spans.emplace_back(static_cast<int>(d - 1), static_cast<int>(d - 1));
-              for (std::size_t h = 0; h <= n; ++h)
-                if (h != d) (h == 0 ? s.pieces[d - 1][d - 1] : s.pieces[h - 1][d - 1]) = m[h][d];
-            }
-            out.push_back(std::move(s));
-          }
-          synmt::eval::write_head_scores(output, out);
-          return 0;
-        }
-        if (induce->parsed()) {
-          auto sentences = tensor.empty() ? synmt::eval::read_head_scores(heads_path)
-                                          : synmt::eval::read_head_scores_from_analysis(
-                                                heads_path, tensor, head,
-                                                rows == "heads" ? synmt::eval::MatrixRows::kHeadsRows : synmt::eval::MatrixRows::kDependentRows);
-          auto g = synmt::eval::read_conllu(gold);
-          if (sentences.size() != g.size())
-            throw synmt::InputError(heads_path, 0, std::to_string(sentences.size()) + " sentences, but " + gold + " has " +
-                                                       std::to_string(g.size()));
-          synmt::AtomicFile out(output);
-          for (std::size_t s = 0; s < g.size(); ++s) {
-            if (sentences[s].spans.size() != g[s].words.size())
-              throw synmt::InputError(gold, g[s].first_line, "sentence " + std::to_string(s + 1) + " has " +
-                                                                 std::to_string(g[s].words.size()) + " words but the head matrix has " +
-                                                                 std::to_string(sentences[s].spans.size()) + " (in " + heads_path + ")");
-            auto words = synmt::eval::collapse_to_words(sentences[s].pieces, sentences[s].spans);
-            auto h = decoder == "cle"      ? synmt::eval::chu_liu_edmonds(words, true)
-                     : decoder == "eisner" ? synmt::eval::eisner(words)
-                     : decoder == "greedy" ? synmt::eval::greedy_heads(words)
-                                           : throw synmt::ConfigError("--decoder: cle, eisner or greedy");
-            for (std::size_t k = 0; k < g[s].words.size(); ++k) {
-              const auto& w = g[s].words[k];
-              out.write_line(std::to_string(w.id) + "\t" + w.form + "\t" + w.lemma + "\t" + w.upos + "\t" + w.xpos + "\t" +
-                             w.feats + "\t" + std::to_string(h[k + 1]) + "\t" + (h[k + 1] == 0 ? "root" : "dep") + "\t_\t_");
-            }
-            out.write_line("");
-          }
-          out.commit();
-          return 0;
-        }
-        if (stats->parsed()) {
-          std::vector<synmt::eval::ScoreMatrix> matrices;
-          if (tensor.empty()) {
-            matrices = read_matrices(scores_path);
-          } else {
-            // row i of the dump is i's head distribution: transposed on reading (column = dependent),
-            // then a zero ROOT row and column in front, which --no-root leaves out
-            for (const auto& s : synmt::eval::read_head_scores_from_analysis(scores_path, tensor, -1,
-                                                                             synmt::eval::MatrixRows::kDependentRows, false)) {
-              const std::size_t n = s.pieces.size();
-              synmt::eval::ScoreMatrix m(n + 1, std::vector<double>(n + 1, 0.0));
-              for (std::size_t h = 0; h < n; ++h)
-                for (std::size_t d = 0; d < n; ++d) m[h + 1][d + 1] = s.pieces[h][d];
-              matrices.push_back(std::move(m));
-            }
-          }
-          auto st = synmt::eval::head_statistics(matrices, !probabilities, !no_root);
-          synmt::Json j = {{"distance_mean", st.distance_mean}, {"distance_std", st.distance_std}, {"distance_var", st.distance_var},
-                           {"entropy_mean_nats", st.entropy_mean}, {"entropy_std_nats", st.entropy_std},
-                           {"uniform_entropy_mean_nats", st.uniform_entropy_mean},
-                           {"words", st.words}, {"root_heads", st.root_heads}};
-          if (format == "json") std::printf("%s\n", j.dump(1).c_str());
-          else
-            std::printf("head distance %.2f +- %.2f, entropy %.2f +- %.2f nats (%ld words, %ld with the root as best head)\n",
-                        st.distance_mean, st.distance_std, st.entropy_mean, st.entropy_std, st.words, st.root_heads);
-          return 0;
-        }
-        auto g = synmt::eval::read_conllu(gold);
-        if (uas->parsed()) {
-          print(synmt::eval::attachment_scores(g, synmt::eval::read_conllu(pred), include_punct), format);
-          return 0;
-        }
-        synmt::Json out;
-        for (const char* name : {"left_branching", "right_branching"}) {
-          auto sys = g;
-          for (auto& s : sys) {
-            int n = static_cast<int>(s.words.size());
-            auto h = std::string(name) == "left_branching" ? synmt::eval::left_branching(n) : synmt::eval::right_branching(n);
-            for (int k = 0; k < n; ++k) s.words[k].head = h[k + 1];
-          }
-          auto r = synmt::eval::attachment_scores(g, sys, include_punct);
-          out[name] = {{"da", r.da}, {"ua", r.ua}};
-        }
-        out["undirected_chain"] = {{"ua", out["left_branching"]["ua"]}};
-        if (format == "json") {
-          std::printf("%s\n", out.dump(1).c_str());
-        } else {
-          std::printf("L (head = next word): DA %.1f\nR (head = previous word): DA %.1f\nUn (undirected chain): UA %.1f\n",
-                      out["left_branching"]["da"].get<double>(), out["right_branching"]["da"].get<double>(),
-                      out["undirected_chain"]["ua"].get<double>());
-        }
-        return 0;
+        if (s.decode->parsed()) return run_decode(a);
+        if (s.gate_pos->parsed()) return run_gate_pos(a);
+        if (s.import->parsed()) return run_import(a);
+        if (s.induce->parsed()) return run_induce(a);
+        if (s.stats->parsed()) return run_stats(a);
+        return run_uas_or_baselines(a, s.uas->parsed());
       });
 }

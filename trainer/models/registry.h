@@ -31,14 +31,15 @@ struct ModelFamily {
   nlohmann::json tiny = nlohmann::json::object();
 };
 
-// A family from its options struct (from_json / to_json) and model class.
+// A family from its options struct (from_json / to_json) and model class; its name is the model's
+// kFamily, which the model's describe() writes into checkpoints too.
 template <class Model, class Options>
-ModelFamily make_family(std::string name, std::vector<Architecture> presets, nlohmann::json tiny) {
+ModelFamily make_family(std::vector<Architecture> presets, nlohmann::json tiny) {
   ModelFamily f;
-  f.name = name;
+  f.name = Model::kFamily;
   f.create = [](const nlohmann::json& o) -> std::shared_ptr<Seq2SeqModel> { return std::make_shared<Model>(Options::from_json(o)); };
   f.complete = [](const nlohmann::json& o) { return Options::from_json(o).to_json(); };
-  for (auto& p : presets) p.family = name;
+  for (auto& p : presets) p.family = f.name;
   f.presets = std::move(presets);
   f.tiny = std::move(tiny);
   return f;

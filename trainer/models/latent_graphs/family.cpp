@@ -9,7 +9,6 @@ namespace synmt {
 ModelFamily latent_graphs_family() {
   auto row = [](const char* encoder, bool graph) { return nlohmann::json{{"encoder", encoder}, {"graph", graph}}; };
   return make_family<LatentGraphsModel, LatentGraphsOptions>(
-      "latent_graphs",
       {
           {"lg_baseline_emb", "", row("emb", false), "baseline Emb: embeddings + positions, dense ReLU layer (no graph)"},
           {"lg_baseline_cnn", "", row("cnn", false), "baseline CNN: 2 residual width-3 convolutions, dense ReLU layer"},

@@ -46,6 +46,7 @@ LatentGraphsModel::LatentGraphsModel(LatentGraphsOptions o) : options_(o) {
   decoder = register_module("decoder", InputFeedingDecoder(dec));
   if (!o.tie_target_embeddings) output_proj = register_module("output_proj", torch::nn::Linear(d, o.tgt_vocab));
   dropout = register_module("dropout", torch::nn::Dropout(o.dropout));
+  target_ = InputFeedingTarget{tgt_embed, decoder, output_proj, dropout};
   {
     torch::NoGradGuard no_grad;
     for (auto& p : parameters()) p.uniform_(-o.init_range, o.init_range);
@@ -98,26 +99,15 @@ DecodeState LatentGraphsModel::encode_with(const SourceInput& input, ModelOutput
 
 DecodeState LatentGraphsModel::encode(const SourceInput& input) { return encode_with(input, nullptr); }
 
-torch::Tensor LatentGraphsModel::output_logits(const torch::Tensor& u) {
-  if (options_.tie_target_embeddings) return torch::matmul(u, tgt_embed->weight.t());
-  return output_proj(u);
-}
-
 ModelOutput LatentGraphsModel::forward(const SourceInput& src, const torch::Tensor& tgt_in, const ForwardRequest& request) {
   ModelOutput out;
   DecodeState state = encode_with(src, request.analysis ? &out : nullptr);
-  auto embedded = dropout(tgt_embed(tgt_in));
-  std::map<std::string, torch::Tensor> record{{"attention", {}}};
-  out.hidden = decoder->teacher_forced(state, embedded, request.analysis ? &record : nullptr);
-  if (request.analysis) out.analysis["source_attention"] = record["attention"];
-  if (request.log_probs) out.log_probs = torch::log_softmax(output_logits(out.hidden), -1);
+  target_.teacher_forced(state, tgt_in, request, out);
   return out;
 }
 
-torch::Tensor LatentGraphsModel::step(DecodeState& state, const torch::Tensor& prev_tokens) {
-  return torch::log_softmax(output_logits(decoder->step(state, tgt_embed(prev_tokens))), -1);
-}
+torch::Tensor LatentGraphsModel::step(DecodeState& state, const torch::Tensor& prev_tokens) { return target_.step(state, prev_tokens); }
 
-nlohmann::json LatentGraphsModel::describe() const { return {{"family", "latent_graphs"}, {"options", options_.to_json()}}; }
+nlohmann::json LatentGraphsModel::describe() const { return {{"family", kFamily}, {"options", options_.to_json()}}; }
 
 }  // namespace synmt

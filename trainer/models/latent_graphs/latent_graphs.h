@@ -23,6 +23,7 @@
 #include "trainer/models/seq2seq_model.h"
 #include "trainer/nn/gcn.h"
 #include "trainer/nn/input_feeding_decoder.h"
+#include "trainer/nn/input_feeding_target.h"
 #include "trainer/nn/latent_graph.h"
 #include "trainer/nn/rnn_encoder.h"
 
@@ -80,6 +81,7 @@ double latent_graph_temperature(const LatentGraphsOptions& options, int64_t upda
 
 class LatentGraphsModel : public Seq2SeqModel {
  public:
+  static constexpr const char* kFamily = "latent_graphs";  // the family's name, here only
   explicit LatentGraphsModel(LatentGraphsOptions options);
   ModelOutput forward(const SourceInput& src, const torch::Tensor& tgt_in, const ForwardRequest& request = {}) override;
   DecodeState encode(const SourceInput& src) override;
@@ -95,7 +97,6 @@ class LatentGraphsModel : public Seq2SeqModel {
  private:
   DecodeState encode_with(const SourceInput& src, ModelOutput* analysis);
   torch::Tensor source_states(const SourceInput& src, const torch::Tensor& embedded);
-  torch::Tensor output_logits(const torch::Tensor& u);
 
   LatentGraphsOptions options_;
   torch::nn::Embedding src_embed{nullptr}, tgt_embed{nullptr};
@@ -106,6 +107,7 @@ class LatentGraphsModel : public Seq2SeqModel {
   InputFeedingDecoder decoder{nullptr};
   torch::nn::Linear output_proj{nullptr};
   torch::nn::Dropout dropout{nullptr};
+  InputFeedingTarget target_;  // tgt_embed, decoder, output_proj (set after registration)
   torch::Tensor tau;  // buffer: the current temperature
 };
 

@@ -10,7 +10,6 @@ namespace synmt {
 ModelFamily lgp_family() {
   auto row = [](const char* heads) { return nlohmann::json{{"heads", heads}}; };
   return make_family<LgpModel, LgpOptions>(
-      "lgp",
       {
           {"lgp_nmt", "", row("latent"), "LGP-NMT: latent graph parser, dependency composition, two attentions"},
           {"lgp_seq", "", row("none"), "SEQ: the same 3-layer encoder without the dependency composition"},

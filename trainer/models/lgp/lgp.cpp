@@ -134,6 +134,7 @@ LgpModel::LgpModel(LgpOptions o) : options_(std::move(o)), heads_mode_(parse_lgp
   d.dropout = op.dropout;
   if (heads_mode_ != LgpHeads::kNone) d.extra_memories.push_back(ExtraMemoryOptions{"dep", d3, false, AttentionScore::kDot, false});
   decoder = register_module("decoder", InputFeedingDecoder(d));
+  target_ = InputFeedingTarget{tgt_embed, decoder, nullptr, nullptr};
   torch::NoGradGuard no_grad;
   for (auto& p : named_parameters())
     if (p.key().rfind("parser.", 0) != 0) p.value().uniform_(-op.init_range, op.init_range);
@@ -269,21 +270,16 @@ DecodeState LgpModel::encode(const SourceInput& src) { return encode_with(src, n
 ModelOutput LgpModel::forward(const SourceInput& src, const torch::Tensor& tgt_in, const ForwardRequest& request) {
   ModelOutput out;
   DecodeState state = encode_with(src, request.analysis ? &out : nullptr);
-  std::map<std::string, torch::Tensor> record{{"attention", {}}};
-  out.hidden = decoder->teacher_forced(state, tgt_embed(tgt_in), request.analysis ? &record : nullptr);
+  target_.teacher_forced(state, tgt_in, request, out);
   if (request.analysis)  // over the words (the </s> position N+1 is left out of the dump)
-    out.analysis["source_attention"] = record["attention"].narrow(2, 0, src.tokens.size(1));
-  out.output_weight = tgt_embed->weight;
-  if (request.log_probs) out.log_probs = torch::log_softmax(torch::matmul(out.hidden, tgt_embed->weight.t()), -1);
+    out.analysis["source_attention"] = out.analysis["source_attention"].narrow(2, 0, src.tokens.size(1));
+  out.output_weight = tgt_embed->weight;  // BlackOut samples its own rows of the tied output layer
   return out;
 }
 
-torch::Tensor LgpModel::step(DecodeState& state, const torch::Tensor& prev_tokens) {
-  auto u = decoder->step(state, tgt_embed(prev_tokens));
-  return torch::log_softmax(torch::matmul(u, tgt_embed->weight.t()), -1);
-}
+torch::Tensor LgpModel::step(DecodeState& state, const torch::Tensor& prev_tokens) { return target_.step(state, prev_tokens); }
 
-nlohmann::json LgpModel::describe() const { return {{"family", "lgp"}, {"options", options_.to_json()}}; }
+nlohmann::json LgpModel::describe() const { return {{"family", kFamily}, {"options", options_.to_json()}}; }
 
 void LgpModel::load_pretrained_parser(const std::string& path) {
   auto pretrained = parser::BuiltinParser::load(path);

@@ -51,6 +51,7 @@
 #include "preprocess/vocab.h"
 #include "trainer/models/seq2seq_model.h"
 #include "trainer/nn/input_feeding_decoder.h"
+#include "trainer/nn/input_feeding_target.h"
 #include "trainer/parser/biaffine_parser.h"
 #include "trainer/parser/parser_vocab.h"
 
@@ -118,6 +119,7 @@ parser::ParserOptions lgp_parser_options(const nlohmann::json& train_config, con
 
 class LgpModel : public Seq2SeqModel {
  public:
+  static constexpr const char* kFamily = "lgp";  // the family's name, here only
   explicit LgpModel(LgpOptions options);
   ModelOutput forward(const SourceInput& src, const torch::Tensor& tgt_in, const ForwardRequest& request = {}) override;
   DecodeState encode(const SourceInput& src) override;
@@ -163,6 +165,7 @@ class LgpModel : public Seq2SeqModel {
   torch::nn::LSTM encoder{nullptr};  // layer 3
   torch::nn::Linear compose{nullptr};  // W_dep
   InputFeedingDecoder decoder{nullptr};
+  InputFeedingTarget target_;  // tgt_embed and decoder, output tied (set after registration)
 };
 
 }  // namespace synmt

@@ -7,7 +7,6 @@ namespace synmt {
 
 ModelFamily rnn_attention_family() {
   return make_family<RnnAttentionModel, RnnAttentionOptions>(
-      "rnn_attention",
       {
           {"rnn_sa_nmt_base", "",
            {{"embed_dim", 1024}, {"encoder_hidden", 512}, {"decoder_hidden", 1024}, {"encoder_layers", 2},

@@ -31,6 +31,7 @@ RnnAttentionModel::RnnAttentionModel(RnnAttentionOptions o) : options_(o) {
   decoder = register_module("decoder", InputFeedingDecoder(d));
   if (!o.tie_target_embeddings) output_proj = register_module("output_proj", torch::nn::Linear(o.embed_dim, o.tgt_vocab));
   dropout = register_module("dropout", torch::nn::Dropout(o.dropout));
+  target_ = InputFeedingTarget{tgt_embed, decoder, output_proj, dropout};
   torch::NoGradGuard no_grad;
   for (auto& p : parameters()) p.uniform_(-o.init_range, o.init_range);
 }
@@ -43,28 +44,15 @@ DecodeState RnnAttentionModel::encode(const SourceInput& input) {
   return state;
 }
 
-torch::Tensor RnnAttentionModel::output_logits(const torch::Tensor& u) {
-  if (options_.tie_target_embeddings) return torch::matmul(u, tgt_embed->weight.t());
-  return output_proj(u);
-}
-
 ModelOutput RnnAttentionModel::forward(const SourceInput& src, const torch::Tensor& tgt_in, const ForwardRequest& request) {
   DecodeState state = encode(src);
-  auto embedded = dropout(tgt_embed(tgt_in));
-  std::map<std::string, torch::Tensor> record{{"attention", {}}};
   ModelOutput out;
-  out.hidden = decoder->teacher_forced(state, embedded, request.analysis ? &record : nullptr);
-  if (request.analysis) out.analysis["source_attention"] = record["attention"];
-  // one large output projection for all steps is much faster than one per step
-  if (request.log_probs) out.log_probs = torch::log_softmax(output_logits(out.hidden), -1);
+  target_.teacher_forced(state, tgt_in, request, out);
   return out;
 }
 
-torch::Tensor RnnAttentionModel::step(DecodeState& state, const torch::Tensor& prev_tokens) {
-  auto u = decoder->step(state, tgt_embed(prev_tokens));
-  return torch::log_softmax(output_logits(u), -1);
-}
+torch::Tensor RnnAttentionModel::step(DecodeState& state, const torch::Tensor& prev_tokens) { return target_.step(state, prev_tokens); }
 
-nlohmann::json RnnAttentionModel::describe() const { return {{"family", "rnn_attention"}, {"options", options_.to_json()}}; }
+nlohmann::json RnnAttentionModel::describe() const { return {{"family", kFamily}, {"options", options_.to_json()}}; }
 
 }  // namespace synmt

@@ -12,6 +12,7 @@
 
 #include "trainer/models/seq2seq_model.h"
 #include "trainer/nn/input_feeding_decoder.h"
+#include "trainer/nn/input_feeding_target.h"
 #include "trainer/nn/rnn_encoder.h"
 
 namespace synmt {
@@ -51,6 +52,7 @@ struct RnnAttentionOptions {
 
 class RnnAttentionModel : public Seq2SeqModel {
  public:
+  static constexpr const char* kFamily = "rnn_attention";  // the family's name, here only
   explicit RnnAttentionModel(RnnAttentionOptions options);
   ModelOutput forward(const SourceInput& src, const torch::Tensor& tgt_in, const ForwardRequest& request = {}) override;
   DecodeState encode(const SourceInput& src) override;
@@ -60,7 +62,6 @@ class RnnAttentionModel : public Seq2SeqModel {
   std::map<std::string, std::string> analysis_axes() const override { return {{"source_attention", "tgt src"}}; }
 
  private:
-  torch::Tensor output_logits(const torch::Tensor& u);
 
   RnnAttentionOptions options_;
   // Registration order (embeddings, encoder, decoder, output) fixes the seeded initialisation.
@@ -69,6 +70,7 @@ class RnnAttentionModel : public Seq2SeqModel {
   InputFeedingDecoder decoder{nullptr};
   torch::nn::Linear output_proj{nullptr};   // only when embeddings are not tied
   torch::nn::Dropout dropout{nullptr};
+  InputFeedingTarget target_;  // tgt_embed, decoder, output_proj (set after registration)
 };
 
 }  // namespace synmt

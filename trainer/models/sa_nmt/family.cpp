@@ -12,7 +12,6 @@ ModelFamily sa_nmt_family() {
     return nlohmann::json{{"syntax", syntax}, {"shared_attention", shared}, {"one_set", one_set}};
   };
   return make_family<SaNmtModel, SaNmtOptions>(
-      "sa_nmt",
       {
           {"sa_nmt_nmt", "", row("none", true, false), "Table 2 NMT: the RNN attention baseline inside the family"},
           {"sa_nmt_fa_shared", "", row("flat", true, false), "FA-NMT, shared attention: softmax head selection, gate"},

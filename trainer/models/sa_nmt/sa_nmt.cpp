@@ -43,6 +43,7 @@ SaNmtModel::SaNmtModel(SaNmtOptions o) : options_(o) {
   }
   if (!o.tie_target_embeddings) output_proj = register_module("output_proj", torch::nn::Linear(o.embed_dim, o.tgt_vocab));
   dropout = register_module("dropout", torch::nn::Dropout(o.dropout));
+  target_ = InputFeedingTarget{tgt_embed, decoder, output_proj, dropout};
   torch::NoGradGuard no_grad;
   for (auto& p : parameters()) p.uniform_(-o.init_range, o.init_range);
 }
@@ -84,32 +85,19 @@ DecodeState SaNmtModel::encode_with(const SourceInput& input, ModelOutput* analy
 
 DecodeState SaNmtModel::encode(const SourceInput& src) { return encode_with(src, nullptr); }
 
-torch::Tensor SaNmtModel::output_logits(const torch::Tensor& u) {
-  if (options_.tie_target_embeddings) return torch::matmul(u, tgt_embed->weight.t());
-  return output_proj(u);
-}
-
 ModelOutput SaNmtModel::forward(const SourceInput& src, const torch::Tensor& tgt_in, const ForwardRequest& request) {
   ModelOutput out;
   DecodeState state = encode_with(src, request.analysis ? &out : nullptr);
-  auto embedded = dropout(tgt_embed(tgt_in));
   const bool gated = has_syntax() && !options_.one_set && options_.gate;
-  std::map<std::string, torch::Tensor> record{{"attention", {}}};
+  std::map<std::string, torch::Tensor> record;
   if (gated) record["gate/syntax"] = torch::Tensor();
-  out.hidden = decoder->teacher_forced(state, embedded, request.analysis ? &record : nullptr);
-  if (request.analysis) {
-    out.analysis["source_attention"] = record["attention"];
-    if (gated) out.analysis["gate_norm"] = record["gate/syntax"].norm(2, -1);  // z_t = ||sigma(W_g h_t)||_2
-  }
-  if (request.log_probs) out.log_probs = torch::log_softmax(output_logits(out.hidden), -1);
+  record = target_.teacher_forced(state, tgt_in, request, out, std::move(record));
+  if (request.analysis && gated) out.analysis["gate_norm"] = record["gate/syntax"].norm(2, -1);  // z_t = ||sigma(W_g h_t)||_2
   return out;
 }
 
-torch::Tensor SaNmtModel::step(DecodeState& state, const torch::Tensor& prev_tokens) {
-  auto u = decoder->step(state, tgt_embed(prev_tokens));
-  return torch::log_softmax(output_logits(u), -1);
-}
+torch::Tensor SaNmtModel::step(DecodeState& state, const torch::Tensor& prev_tokens) { return target_.step(state, prev_tokens); }
 
-nlohmann::json SaNmtModel::describe() const { return {{"family", "sa_nmt"}, {"options", options_.to_json()}}; }
+nlohmann::json SaNmtModel::describe() const { return {{"family", kFamily}, {"options", options_.to_json()}}; }
 
 }  // namespace synmt

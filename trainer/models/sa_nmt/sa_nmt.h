@@ -16,6 +16,7 @@
 
 #include "trainer/models/seq2seq_model.h"
 #include "trainer/nn/input_feeding_decoder.h"
+#include "trainer/nn/input_feeding_target.h"
 #include "trainer/nn/rnn_encoder.h"
 #include "trainer/nn/structured_attention.h"
 
@@ -67,6 +68,7 @@ struct SaNmtOptions {
 
 class SaNmtModel : public Seq2SeqModel {
  public:
+  static constexpr const char* kFamily = "sa_nmt";  // the family's name, here only
   explicit SaNmtModel(SaNmtOptions options);
   ModelOutput forward(const SourceInput& src, const torch::Tensor& tgt_in, const ForwardRequest& request = {}) override;
   DecodeState encode(const SourceInput& src) override;
@@ -77,7 +79,6 @@ class SaNmtModel : public Seq2SeqModel {
 
  private:
   DecodeState encode_with(const SourceInput& src, ModelOutput* analysis);
-  torch::Tensor output_logits(const torch::Tensor& u);
   bool has_syntax() const { return options_.syntax != "none"; }
 
   SaNmtOptions options_;
@@ -88,6 +89,7 @@ class SaNmtModel : public Seq2SeqModel {
   torch::nn::Linear one_set_gate{nullptr};
   torch::nn::Linear output_proj{nullptr};
   torch::nn::Dropout dropout{nullptr};
+  InputFeedingTarget target_;  // tgt_embed, decoder, output_proj (set after registration)
 };
 
 }  // namespace synmt

@@ -25,7 +25,6 @@ nlohmann::json pascal(const nlohmann::json& size) {
 ModelFamily transformer_family() {
   const nlohmann::json base = nlohmann::json::object();
   return make_family<TransformerModel, TransformerOptions>(
-      "transformer",
       {
           {"transformer_base", "", base,
            "Vaswani et al. 2017 base = Pascal's baseline: 6+6 layers, d 512, 8 heads, FFN 2048"},

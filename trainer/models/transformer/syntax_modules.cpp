@@ -24,48 +24,39 @@ Options read_options(const nlohmann::json& spec, const std::string& context) {
   return options_from_json<Options>(spec, context);
 }
 
-// The explicit lists of kinds: one line each.
-struct ModifierKind {
+// A kind: its name, how its module is made, and its options with every default filled in.
+template <class Base>
+struct Kind {
   std::string name;
-  std::function<std::shared_ptr<ScoreModifierImpl>(const nlohmann::json&, const SyntaxModuleSizes&)> create;
-  std::function<nlohmann::json(const nlohmann::json&)> complete;
-};
-struct InputKind {
-  std::string name;
-  std::function<std::shared_ptr<EmbeddingInputImpl>(const nlohmann::json&, const SyntaxModuleSizes&)> create;
+  std::function<std::shared_ptr<Base>(const nlohmann::json&, const SyntaxModuleSizes&)> create;
   std::function<nlohmann::json(const nlohmann::json&)> complete;
 };
 
-const std::vector<ModifierKind>& modifier_kinds() {
-  static const std::vector<ModifierKind> kinds = {
-      {"parent_bias",
-       [](const nlohmann::json& j, const SyntaxModuleSizes& s) {
-         return std::make_shared<ParentBiasImpl>(read_options<ParentBiasOptions>(j, "score_modifiers (parent_bias)"), s);
-       },
-       [](const nlohmann::json& j) { return options_to_json(read_options<ParentBiasOptions>(j, "score_modifiers (parent_bias)")); }},
-      {"pascal",
-       [](const nlohmann::json& j, const SyntaxModuleSizes& s) {
-         return std::make_shared<PascalHeadsImpl>(read_options<PascalOptions>(j, "score_modifiers (pascal)"), s);
-       },
-       [](const nlohmann::json& j) { return options_to_json(read_options<PascalOptions>(j, "score_modifiers (pascal)")); }},
-      {"sisa",
-       [](const nlohmann::json& j, const SyntaxModuleSizes& s) {
-         return std::make_shared<SisaHeadImpl>(read_options<SisaOptions>(j, "score_modifiers (sisa)"), s);
-       },
-       [](const nlohmann::json& j) { return options_to_json(read_options<SisaOptions>(j, "score_modifiers (sisa)")); }},
+// Every kind has this one shape: its module class built from its options struct (as make_family
+// for model families). `list` names the config list in error messages.
+template <class Base, class Impl, class Options>
+Kind<Base> make_kind(const std::string& list, const std::string& name) {
+  const std::string context = list + " (" + name + ")";
+  return {name,
+          [context](const nlohmann::json& j, const SyntaxModuleSizes& s) -> std::shared_ptr<Base> {
+            return std::make_shared<Impl>(read_options<Options>(j, context), s);
+          },
+          [context](const nlohmann::json& j) { return options_to_json(read_options<Options>(j, context)); }};
+}
+
+// The explicit lists of kinds: one line each.
+const std::vector<Kind<ScoreModifierImpl>>& modifier_kinds() {
+  static const std::vector<Kind<ScoreModifierImpl>> kinds = {
+      make_kind<ScoreModifierImpl, ParentBiasImpl, ParentBiasOptions>("score_modifiers", "parent_bias"),
+      make_kind<ScoreModifierImpl, PascalHeadsImpl, PascalOptions>("score_modifiers", "pascal"),
+      make_kind<ScoreModifierImpl, SisaHeadImpl, SisaOptions>("score_modifiers", "sisa"),
   };
   return kinds;
 }
 
-const std::vector<InputKind>& input_kinds() {
-  static const std::vector<InputKind> kinds = {
-      {"label_embedding",
-       [](const nlohmann::json& j, const SyntaxModuleSizes& s) {
-         return std::make_shared<LabelEmbeddingImpl>(read_options<LabelEmbeddingOptions>(j, "embedding_inputs (label_embedding)"), s);
-       },
-       [](const nlohmann::json& j) {
-         return options_to_json(read_options<LabelEmbeddingOptions>(j, "embedding_inputs (label_embedding)"));
-       }},
+const std::vector<Kind<EmbeddingInputImpl>>& input_kinds() {
+  static const std::vector<Kind<EmbeddingInputImpl>> kinds = {
+      make_kind<EmbeddingInputImpl, LabelEmbeddingImpl, LabelEmbeddingOptions>("embedding_inputs", "label_embedding"),
   };
   return kinds;
 }

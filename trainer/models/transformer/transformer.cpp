@@ -177,6 +177,6 @@ torch::Tensor TransformerModel::step(DecodeState& state, const torch::Tensor& pr
   return output_log_probs(x).squeeze(1);
 }
 
-nlohmann::json TransformerModel::describe() const { return {{"family", "transformer"}, {"options", options_.to_json()}}; }
+nlohmann::json TransformerModel::describe() const { return {{"family", kFamily}, {"options", options_.to_json()}}; }
 
 }  // namespace synmt

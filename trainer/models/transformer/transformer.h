@@ -61,6 +61,7 @@ struct TransformerOptions {
 
 class TransformerModel : public Seq2SeqModel {
  public:
+  static constexpr const char* kFamily = "transformer";  // the family's name, here only
   explicit TransformerModel(TransformerOptions options);
   ModelOutput forward(const SourceInput& src, const torch::Tensor& tgt_in, const ForwardRequest& request = {}) override;
   DecodeState encode(const SourceInput& src) override;
