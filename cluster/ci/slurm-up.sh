@@ -16,6 +16,8 @@
 # No slurmdbd: sacct only reads the job completion log (sacct -c); Snakemake asks squeue
 # (cluster/slurm/config.yaml). Prints its timings on the last line.
 set -euo pipefail
+# shellcheck source=cluster/ci/daemons.sh
+source "$(dirname "$0")/daemons.sh"
 CG=${SLURM_CGROUP:-auto}
 ms() { echo $(($(date +%s%N) / 1000000)); }
 t0=$(ms)
@@ -29,20 +31,6 @@ if [ "$CG" = auto ]; then
   probe=/sys/fs/cgroup/memory/slurm-up-probe.$$
   if mkdir "$probe" 2>/dev/null; then rmdir "$probe"; CG=1; fi
 fi
-
-# Start a daemon with stdin/stdout/stderr on /dev/null and every other inherited descriptor
-# closed: a daemon that keeps a caller's pipe open makes `slurm-up.sh | tee log` (or a CI runner
-# reading our output) wait forever.
-detached() {
-  (
-    cd /
-    for fd in /proc/$BASHPID/fd/*; do
-      fd=${fd##*/}
-      if [ "$fd" -gt 2 ] 2>/dev/null; then eval "exec $fd>&-"; fi
-    done
-    exec "$@"
-  ) </dev/null >/dev/null 2>&1
-}
 
 stop_pidfile() {  # kill the process named by a pid file and wait (at most 10 s) until it is gone
   local pid
@@ -67,13 +55,7 @@ for pf in /run/slurmd.pid /run/slurmctld.pid; do stop_pidfile "$pf"; done
 t2=$(ms)
 
 # 3. munge (the package's postinst made /etc/munge/munge.key; make one if it did not)
-[ -s /etc/munge/munge.key ] || runuser -u munge -- mungekey -c
-install -d -o munge -g munge -m 0755 /run/munge
-if ! munge -n 2>/dev/null | unmunge >/dev/null 2>&1; then
-  detached runuser -u munge -- /usr/sbin/munged
-  for _ in $(seq 1 40); do munge -n 2>/dev/null | unmunge >/dev/null 2>&1 && break; sleep 0.25; done
-fi
-munge -n | unmunge >/dev/null
+ensure_munge
 
 # 4. configuration for this host
 NODE=$(hostname -s)

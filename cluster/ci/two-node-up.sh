@@ -23,6 +23,8 @@
 # or routed on this machine. Idempotent: a previous instance is taken down first. Stop it with
 # cluster/ci/two-node-down.sh. Prints its timings on the last line.
 set -euo pipefail
+# shellcheck source=cluster/ci/daemons.sh
+source "$(dirname "$0")/daemons.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=cluster/ci/two-node-env.sh
 source "$HERE/two-node-env.sh"
@@ -32,17 +34,6 @@ if [ "$(id -u)" != 0 ]; then
   echo "two-node-up.sh: must run as root (network namespaces, SLURM daemons)" >&2
   exit 2
 fi
-
-detached() {  # a daemon with no inherited descriptor besides /dev/null (see slurm-up.sh)
-  (
-    cd /
-    for fd in /proc/$BASHPID/fd/*; do
-      fd=${fd##*/}
-      if [ "$fd" -gt 2 ] 2>/dev/null; then eval "exec $fd>&-"; fi
-    done
-    exec "$@"
-  ) </dev/null >/dev/null 2>&1
-}
 
 # 1. packages (as slurm-up.sh) and a previous instance
 if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null || ! command -v munged >/dev/null || ! command -v ip >/dev/null; then
@@ -95,13 +86,7 @@ done
 t2=$(ms)
 
 # 3. munge: shared by every namespace through its socket
-[ -s /etc/munge/munge.key ] || runuser -u munge -- mungekey -c
-install -d -o munge -g munge -m 0755 /run/munge
-if ! munge -n 2>/dev/null | unmunge >/dev/null 2>&1; then
-  detached runuser -u munge -- /usr/sbin/munged
-  for _ in $(seq 1 40); do munge -n 2>/dev/null | unmunge >/dev/null 2>&1 && break; sleep 0.25; done
-fi
-munge -n | unmunge >/dev/null
+ensure_munge
 
 # 4. configuration: one slurm.conf, in each host's own /etc/slurm (a bind mount inside the host's
 # mount namespace); each node's beside an mpi.conf with its own PMIx directory (the nodes share
