@@ -17,80 +17,90 @@ void check(const sentencepiece::util::Status& s, const std::string& where) {
 }
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+// The tool's options.
+struct SpmArgs {
   std::vector<std::string> inputs;
   std::string model_prefix, model, model_type = "unigram", input = "-", output = "-", format = "piece";
   int vocab_size = 16000, threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   double coverage = 0.9995;
   int64_t seed_sentences = 1000000;
   CLI::App *train = nullptr, *encode = nullptr, *decode = nullptr;
+};
+
+void declare(CLI::App& app, SpmArgs& a) {
+  app.description("SentencePiece (libsentencepiece): train / encode / decode.");
+  app.require_subcommand(1);
+  a.train = app.add_subcommand("train", "train a model");
+  a.train->add_option("-i,--input", a.inputs, "training text(s)")->required();
+  a.train->add_option("--model-prefix", a.model_prefix, "writes PREFIX.model and PREFIX.vocab")->required();
+  a.train->add_option("--vocab-size", a.vocab_size)->capture_default_str();
+  a.train->add_option("--model-type", a.model_type, "unigram | bpe | char | word")->capture_default_str();
+  a.train->add_option("--character-coverage", a.coverage)->capture_default_str();
+  a.train->add_option("--input-sentence-size", a.seed_sentences, "sentences sampled for training")->capture_default_str();
+  a.train->add_option("--threads", a.threads)->capture_default_str();
+  a.encode = app.add_subcommand("encode", "text -> pieces (or ids)");
+  a.decode = app.add_subcommand("decode", "pieces -> text");
+  for (auto* c : {a.encode, a.decode}) {
+    c->add_option("-m,--model", a.model)->required();
+    c->add_option("-i,--input", a.input)->capture_default_str();
+    c->add_option("-o,--output", a.output)->capture_default_str();
+    c->add_option("--threads", a.threads)->capture_default_str();
+  }
+  a.encode->add_option("--output-format", a.format, "piece | id")->capture_default_str();
+}
+
+int run(SpmArgs& a) {
+  if (a.train->parsed()) {
+    std::string joined;
+    for (const auto& i : a.inputs) joined += (joined.empty() ? "" : ",") + i;
+    std::string args = "--input=" + joined + " --model_prefix=" + a.model_prefix +
+                       " --vocab_size=" + std::to_string(a.vocab_size) + " --model_type=" + a.model_type +
+                       " --character_coverage=" + std::to_string(a.coverage) +
+                       " --input_sentence_size=" + std::to_string(a.seed_sentences) +
+                       " --shuffle_input_sentence=true --num_threads=" + std::to_string(a.threads);
+    check(sentencepiece::SentencePieceTrainer::Train(args), a.inputs.front());
+    return 0;
+  }
+  sentencepiece::SentencePieceProcessor sp;
+  synmt::check_spm_model_file(a.model);  // libsentencepiece reads a damaged table out of bounds
+  check(sp.Load(a.model), a.model);
+  synmt::LineReader in(a.input);
+  synmt::AtomicFile out(a.output);
+  const bool ids = a.format == "id";
+  if (a.format != "id" && a.format != "piece") throw synmt::ConfigError("--output-format: piece or id");
+  synmt::map_lines_in_order(in, out, a.threads, [&](const std::string& line) {
+    std::string result;
+    if (a.encode->parsed()) {
+      if (ids) {
+        std::vector<int> v;
+        check(sp.Encode(line, &v), a.input);
+        for (std::size_t k = 0; k < v.size(); ++k) result += (k ? " " : "") + std::to_string(v[k]);
+      } else {
+        std::vector<std::string> v;
+        check(sp.Encode(line, &v), a.input);
+        for (std::size_t k = 0; k < v.size(); ++k) result += (k ? " " : "") + v[k];
+      }
+    } else {
+      std::vector<std::string> pieces;
+      for (std::size_t b = 0; b < line.size();) {
+        std::size_t e = line.find(' ', b);
+        if (e == std::string::npos) e = line.size();
+        if (e > b) pieces.push_back(line.substr(b, e - b));
+        b = e + 1;
+      }
+      check(sp.Decode(pieces, &result), a.input);
+    }
+    return result;
+  });
+  out.commit();
+  return 0;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  SpmArgs a;
   return synmt::run_tool(
       "synmt-spm", argc, argv,
-      [&](CLI::App& app) {
-        app.description("SentencePiece (libsentencepiece): train / encode / decode.");
-        app.require_subcommand(1);
-        train = app.add_subcommand("train", "train a model");
-        train->add_option("-i,--input", inputs, "training text(s)")->required();
-        train->add_option("--model-prefix", model_prefix, "writes PREFIX.model and PREFIX.vocab")->required();
-        train->add_option("--vocab-size", vocab_size)->capture_default_str();
-        train->add_option("--model-type", model_type, "unigram | bpe | char | word")->capture_default_str();
-        train->add_option("--character-coverage", coverage)->capture_default_str();
-        train->add_option("--input-sentence-size", seed_sentences, "sentences sampled for training")->capture_default_str();
-        train->add_option("--threads", threads)->capture_default_str();
-        encode = app.add_subcommand("encode", "text -> pieces (or ids)");
-        decode = app.add_subcommand("decode", "pieces -> text");
-        for (auto* c : {encode, decode}) {
-          c->add_option("-m,--model", model)->required();
-          c->add_option("-i,--input", input)->capture_default_str();
-          c->add_option("-o,--output", output)->capture_default_str();
-          c->add_option("--threads", threads)->capture_default_str();
-        }
-        encode->add_option("--output-format", format, "piece | id")->capture_default_str();
-      },
-      [&]() {
-        if (train->parsed()) {
-          std::string joined;
-          for (const auto& i : inputs) joined += (joined.empty() ? "" : ",") + i;
-          std::string args = "--input=" + joined + " --model_prefix=" + model_prefix +
-                             " --vocab_size=" + std::to_string(vocab_size) + " --model_type=" + model_type +
-                             " --character_coverage=" + std::to_string(coverage) +
-                             " --input_sentence_size=" + std::to_string(seed_sentences) +
-                             " --shuffle_input_sentence=true --num_threads=" + std::to_string(threads);
-          check(sentencepiece::SentencePieceTrainer::Train(args), inputs.front());
-          return 0;
-        }
-        sentencepiece::SentencePieceProcessor sp;
-        synmt::check_spm_model_file(model);  // libsentencepiece reads a damaged table out of bounds
-        check(sp.Load(model), model);
-        synmt::LineReader in(input);
-        synmt::AtomicFile out(output);
-        const bool ids = format == "id";
-        if (format != "id" && format != "piece") throw synmt::ConfigError("--output-format: piece or id");
-        synmt::map_lines_in_order(in, out, threads, [&](const std::string& line) {
-          std::string result;
-          if (encode->parsed()) {
-            if (ids) {
-              std::vector<int> v;
-              check(sp.Encode(line, &v), input);
-              for (std::size_t k = 0; k < v.size(); ++k) result += (k ? " " : "") + std::to_string(v[k]);
-            } else {
-              std::vector<std::string> v;
-              check(sp.Encode(line, &v), input);
-              for (std::size_t k = 0; k < v.size(); ++k) result += (k ? " " : "") + v[k];
-            }
-          } else {
-            std::vector<std::string> pieces;
-            for (std::size_t b = 0; b < line.size();) {
-              std::size_t e = line.find(' ', b);
-              if (e == std::string::npos) e = line.size();
-              if (e > b) pieces.push_back(line.substr(b, e - b));
-              b = e + 1;
-            }
-            check(sp.Decode(pieces, &result), input);
-          }
-          return result;
-        });
-        out.commit();
-        return 0;
-      });
+      [&](CLI::App& app) { declare(app, a); }, [&]() { return run(a); });
 }
