@@ -42,8 +42,6 @@ PAIR = _config_checked(pairs.resolve_pairs, PAIRS, CORPORA, CORPUS_FILE, PARSERS
 SYSTEM_SPECS = config["systems"]
 SYSTEMS = _config_checked(experiment.expand_systems, SYSTEM_SPECS, PAIRS)
 
-LANGS = sorted({p.src for p in PAIR.values()} | {p.tgt for p in PAIR.values()})
-
 
 def _alternatives(names):
     return "|".join(sorted(names))
