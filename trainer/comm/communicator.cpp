@@ -218,7 +218,7 @@ std::unique_ptr<Communicator> make_communicator(const std::string& kind, int gpu
 #ifdef SYNMT_WITH_MPI
   auto mpi = std::make_unique<MpiCommunicator>(timeout_seconds);
 #ifdef SYNMT_WITH_NCCL
-  if (gpu_index >= 0 && (kind == "nccl" || kind == "auto")) return make_nccl_communicator(std::move(mpi), gpu_index);
+  if (gpu_index >= 0 && (kind == "nccl" || kind == "auto")) return make_nccl_communicator(std::move(mpi), gpu_index, timeout_seconds);
 #endif
   return mpi;
 #else

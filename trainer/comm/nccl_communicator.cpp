@@ -5,9 +5,13 @@
 #include <mpi.h>
 #include <nccl.h>
 
+#include <chrono>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
+
+#include "core/log.h"
 
 namespace synmt {
 namespace {
@@ -26,8 +30,8 @@ cudaStream_t torch_stream(c10::DeviceIndex device) { return c10::cuda::getCurren
 
 class NcclCommunicator : public Communicator {
  public:
-  NcclCommunicator(std::unique_ptr<Communicator> mpi, int device_index)
-      : mpi_(std::move(mpi)), device_(static_cast<c10::DeviceIndex>(device_index)) {
+  NcclCommunicator(std::unique_ptr<Communicator> mpi, int device_index, int timeout_seconds)
+      : mpi_(std::move(mpi)), device_(static_cast<c10::DeviceIndex>(device_index)), timeout_seconds_(timeout_seconds) {
     check(cudaSetDevice(device_index), "cudaSetDevice");
     ncclUniqueId id;
     if (mpi_->rank() == 0) check(ncclGetUniqueId(&id), "ncclGetUniqueId");
@@ -35,6 +39,7 @@ class NcclCommunicator : public Communicator {
     check(ncclCommInitRank(&comm_, mpi_->size(), id, mpi_->rank()), "ncclCommInitRank");
   }
   ~NcclCommunicator() override {
+    if (done_ != nullptr) cudaEventDestroy(done_);
     if (comm_ != nullptr) ncclCommDestroy(comm_);
   }
   int rank() const override { return mpi_->rank(); }
@@ -50,6 +55,7 @@ class NcclCommunicator : public Communicator {
     check(ncclAllReduce(bucket.data_ptr<float>(), bucket.data_ptr<float>(), static_cast<size_t>(bucket.numel()),
                         ncclFloat, ncclSum, comm_, torch_stream(device_)),
           "ncclAllReduce");
+    wait("the NCCL gradient sum");
     int64_t offset = 0;
     for (auto& t : tensors) {
       t.copy_(bucket.slice(0, offset, offset + t.numel()).view_as(t));
@@ -68,24 +74,64 @@ class NcclCommunicator : public Communicator {
       check(ncclBroadcast(c.data_ptr<float>(), c.data_ptr<float>(), static_cast<size_t>(c.numel()), ncclFloat, root,
                           comm_, torch_stream(device_)),
             "ncclBroadcast");
+      wait("the NCCL parameter broadcast");
       t.copy_(c);
     }
   }
   void barrier() override {
-    check(cudaStreamSynchronize(torch_stream(device_)), "cudaStreamSynchronize");
+    if (timeout_seconds_ > 0)
+      wait("the GPU work before a barrier");
+    else
+      check(cudaStreamSynchronize(torch_stream(device_)), "cudaStreamSynchronize");
     mpi_->barrier();
   }
 
  private:
+  // The NCCL counterpart of the MPI path's deadline. A collective whose peer has stopped (a hung
+  // process, a lost node) never completes, and the kernel waiting for it would hold this rank
+  // forever: NCCL has no timeout of its own. With train.comm_timeout > 0 the host waits for an
+  // event recorded after the collective, polling it and NCCL's asynchronous error; past the
+  // deadline (or on an NCCL error) it aborts the NCCL communicator, which ends the waiting kernel,
+  // and ends the job naming the rank and the operation. The cost is one host wait per gradient sum,
+  // where the update's loss is read back anyway. Without a timeout nothing waits here.
+  void wait(const char* operation) {
+    if (timeout_seconds_ <= 0) return;
+    using Clock = std::chrono::steady_clock;
+    if (done_ == nullptr) check(cudaEventCreateWithFlags(&done_, cudaEventDisableTiming), "cudaEventCreate");
+    check(cudaEventRecord(done_, torch_stream(device_)), "cudaEventRecord");
+    const auto start = Clock::now();
+    while (true) {
+      const cudaError_t state = cudaEventQuery(done_);
+      if (state == cudaSuccess) return;
+      if (state != cudaErrorNotReady) check(state, "cudaEventQuery");
+      ncclResult_t async = ncclSuccess;
+      check(ncclCommGetAsyncError(comm_, &async), "ncclCommGetAsyncError");
+      const auto waited = Clock::now() - start;
+      const bool late = waited > std::chrono::seconds(timeout_seconds_);
+      if (async != ncclSuccess || late) {
+        const std::string why = async != ncclSuccess ? std::string("failed: ") + ncclGetErrorString(async)
+                                                     : "did not complete within " + std::to_string(timeout_seconds_) + " s (train.comm_timeout)";
+        log_error("rank " + std::to_string(rank()) + " of " + std::to_string(size()) + " (GPU " + std::to_string(device_) + "): " +
+                  operation + " " + why + "; aborting the NCCL communicator and ending the job");
+        ncclCommAbort(comm_);
+        comm_ = nullptr;
+        MPI_Abort(MPI_COMM_WORLD, 3);
+      }
+      if (waited > std::chrono::milliseconds(1)) std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
+  }
+
   std::unique_ptr<Communicator> mpi_;
   c10::DeviceIndex device_;
+  int timeout_seconds_ = 0;
   ncclComm_t comm_ = nullptr;
+  cudaEvent_t done_ = nullptr;
 };
 
 }  // namespace
 
-std::unique_ptr<Communicator> make_nccl_communicator(std::unique_ptr<Communicator> mpi, int device_index) {
-  return std::make_unique<NcclCommunicator>(std::move(mpi), device_index);
+std::unique_ptr<Communicator> make_nccl_communicator(std::unique_ptr<Communicator> mpi, int device_index, int timeout_seconds) {
+  return std::make_unique<NcclCommunicator>(std::move(mpi), device_index, timeout_seconds);
 }
 
 }  // namespace synmt

@@ -5,14 +5,17 @@
 // are summed after backward() has produced them and before the optimizer reads them, with no host
 // synchronisation. CPU tensors and scalars (token counts, RNG states, stop decisions) go through
 // MPI. Built with -DSYNMT_WITH_NCCL=ON (CUDA toolkit and NCCL); launched by mpirun or srun with
-// one rank per GPU. A dead rank: the launcher (mpirun, srun --kill-on-bad-exit) ends the job.
+// one rank per GPU (NCCL refuses two ranks on one GPU: "Duplicate GPU detected"). A dead rank: the
+// launcher (mpirun, srun --kill-on-bad-exit) ends the job; a stalled one: the deadline
+// (train.comm_timeout) on every collective, as on the MPI path.
 #include <memory>
 
 #include "trainer/comm/communicator.h"
 
 namespace synmt {
 
-// mpi: the job's MPI communicator (rank, size, bootstrap); device_index: this rank's GPU.
-std::unique_ptr<Communicator> make_nccl_communicator(std::unique_ptr<Communicator> mpi, int device_index);
+// mpi: the job's MPI communicator (rank, size, bootstrap); device_index: this rank's GPU;
+// timeout_seconds > 0: a collective not completed after that long ends the job.
+std::unique_ptr<Communicator> make_nccl_communicator(std::unique_ptr<Communicator> mpi, int device_index, int timeout_seconds);
 
 }  // namespace synmt

@@ -45,6 +45,32 @@ class Model(nn.Module):
         return F.log_softmax(h @ self.tgt_embed.weight.t(), dim=-1)  # tied output projection
 
 
+def train_step(model, opt, src, tgt_in, tgt_out, amp, device):
+    opt.zero_grad(set_to_none=True)
+    with torch.autocast(device.type, dtype=torch.bfloat16, enabled=amp):
+        logp = model(src, tgt_in)
+        loss = F.nll_loss(logp.float().reshape(-1, logp.size(-1)), tgt_out.reshape(-1), reduction="sum",
+                          ignore_index=0)
+        smooth = -logp.float().mean(-1).sum()
+        loss = 0.9 * loss + 0.1 * smooth
+    (loss / tgt_out.numel()).backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 5.0)
+    opt.step()
+
+
+def profile(args, model, opt, src, tgt_in, tgt_out, amp, device):
+    from torch.profiler import ProfilerActivity, profile as torch_profile
+    activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if device.type == "cuda" else [])
+    with torch_profile(activities=activities) as prof:
+        for _ in range(5):
+            train_step(model, opt, src, tgt_in, tgt_out, amp, device)
+        if device.type == "cuda":
+            torch.cuda.synchronize()
+    key = "cuda_time_total" if device.type == "cuda" else "cpu_time_total"
+    with open(args.profile_out, "w") as f:
+        f.write(prof.key_averages().table(sort_by=key, row_limit=30))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--src-vocab", type=int, required=True)
@@ -61,6 +87,9 @@ def main():
                     help="synmt's preset: transformer_base, transformer_demo (3+3 layers, d 256, 4 heads, FFN 1024) "
                          "or transformer_tiny (= --small)")
     ap.add_argument("--threads", type=int, default=0, help="torch.set_num_threads (0: PyTorch's default)")
+    ap.add_argument("--profile-out", default="",
+                    help="after the timed steps, profile 5 more with torch.profiler and write the table of "
+                         "operators by device time here (where the reference's time goes)")
     args = ap.parse_args()
     torch.manual_seed(1)
     device = torch.device(args.device)
@@ -78,24 +107,18 @@ def main():
     timed_tokens, start = 0, None
     for step in range(args.warmup + args.steps):
         if step == args.warmup:
+            timed_tokens = 0
             if device.type == "cuda":
                 torch.cuda.synchronize()
             start = time.perf_counter()
-        opt.zero_grad(set_to_none=True)
-        with torch.autocast(device.type, dtype=torch.bfloat16, enabled=amp):
-            logp = model(src, tgt_in)
-            loss = F.nll_loss(logp.float().reshape(-1, logp.size(-1)), tgt_out.reshape(-1), reduction="sum",
-                              ignore_index=0)
-            smooth = -logp.float().mean(-1).sum()
-            loss = 0.9 * loss + 0.1 * smooth
-        (loss / tgt_out.numel()).backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 5.0)
-        opt.step()
+        train_step(model, opt, src, tgt_in, tgt_out, amp, device)
         if step >= args.warmup:
             timed_tokens += tgt_out.numel()
     if device.type == "cuda":
         torch.cuda.synchronize()
     seconds = time.perf_counter() - start
+    if args.profile_out:
+        profile(args, model, opt, src, tgt_in, tgt_out, amp, device)
     print(json.dumps({"tgt_tokens_per_s": timed_tokens / seconds, "steps": args.steps, "seconds": seconds,
                       "batch": [B, S, T], "precision": args.precision, "torch": torch.__version__,
                       "device": torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu"}))
