@@ -83,7 +83,8 @@ setup() {
   site=$(dirname "$(dirname "$torch_lib")")
   local ld="$torch_lib"
   for d in "$site"/nvidia/*/lib; do [ -d "$d" ] && ld="$ld:$d"; done
-  ld="$ld:$ROOT/lib:$ROOT/usr/lib/x86_64-linux-gnu/openmpi/lib:$ROOT/usr/lib/x86_64-linux-gnu/pmix2/lib"
+  # the CUDA toolkit's runtime last, should the wheels not carry it
+  ld="$ld:$ROOT/lib:$ROOT/usr/lib/x86_64-linux-gnu/openmpi/lib:$ROOT/usr/lib/x86_64-linux-gnu/pmix2/lib:/usr/local/cuda/lib64:/usr/local/cuda/lib"
   for b in "$ROOT"/bin/*; do
     printf '#!/bin/sh\nLD_LIBRARY_PATH="%s" exec "%s" "$@"\n' "$ld" "$b" > "$BIN/$(basename "$b")"
   done
