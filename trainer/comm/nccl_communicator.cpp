@@ -36,7 +36,14 @@ class NcclCommunicator : public Communicator {
     ncclUniqueId id;
     if (mpi_->rank() == 0) check(ncclGetUniqueId(&id), "ncclGetUniqueId");
     MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD);
-    check(ncclCommInitRank(&comm_, mpi_->size(), id, mpi_->rank()), "ncclCommInitRank");
+    const ncclResult_t init = ncclCommInitRank(&comm_, mpi_->size(), id, mpi_->rank());
+    // NCCL allows one rank per GPU; two ranks on one device fail here with a generic message
+    // (seen on an H100: "invalid usage"), so say what the usual cause is
+    if (init == ncclInvalidUsage)
+      throw std::runtime_error("ncclCommInitRank: invalid usage; NCCL takes one rank per GPU, and rank " + std::to_string(mpi_->rank()) +
+                               " is on GPU " + std::to_string(device_index) +
+                               ": start no more ranks per node than GPUs, or use --dist mpi (NCCL_DEBUG=WARN names the ranks)");
+    check(init, "ncclCommInitRank");
   }
   ~NcclCommunicator() override {
     if (done_ != nullptr) cudaEventDestroy(done_);

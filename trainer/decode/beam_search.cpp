@@ -47,7 +47,9 @@ std::vector<std::vector<Hypothesis>> beam_search(Seq2SeqModel& model, const Batc
   std::vector<std::vector<Hypothesis>> finished(static_cast<std::size_t>(B));
   std::vector<bool> done(static_cast<std::size_t>(B), false);
   std::vector<int64_t> max_len(static_cast<std::size_t>(B));
-  auto src_len = batch.source.lengths.accessor<int64_t, 1>();
+  // read on the host: the batch may already live on the model's device (the conformance suite moves it)
+  const torch::Tensor host_lengths = batch.source.lengths.to(torch::kCPU);
+  auto src_len = host_lengths.accessor<int64_t, 1>();
   int64_t longest = 1;
   for (int64_t b = 0; b < B; ++b) {
     max_len[b] = std::max<int64_t>(1, static_cast<int64_t>(o.max_len_a * src_len[b] + o.max_len_b));
@@ -136,7 +138,9 @@ std::vector<std::vector<int32_t>> greedy_search(Seq2SeqModel& model, const Batch
   DecodeState state = model.encode(to_device(batch.source, device));
   std::vector<std::vector<int32_t>> out(static_cast<std::size_t>(B));
   std::vector<bool> done(static_cast<std::size_t>(B), false);
-  auto src_len = batch.source.lengths.accessor<int64_t, 1>();
+  // read on the host: the batch may already live on the model's device (the conformance suite moves it)
+  const torch::Tensor host_lengths = batch.source.lengths.to(torch::kCPU);
+  auto src_len = host_lengths.accessor<int64_t, 1>();
   int64_t longest = 1;
   for (int64_t b = 0; b < B; ++b) longest = std::max<int64_t>(longest, static_cast<int64_t>(o.max_len_a * src_len[b] + o.max_len_b));
   torch::Tensor prev = torch::full({B}, special::kBos, torch::kInt64);
