@@ -273,6 +273,7 @@ profile() {
     "$BIN/synmt-train" -c "$W/bench/cfg.ncu.json" --train "$W/bench/train.h5" --valid "$W/bench/valid.h5" \
     --src-vocab "$W/bench/src.vocab" --tgt-vocab "$W/bench/tgt.vocab" -o "$W/bench/ncu_run" --dist single \
     > "$W/logs/profile/synmt_ncu_per_kernel.csv" 2> "$W/logs/profile/synmt_ncu.err" || echo "ncu on synmt: exit $?"
+  "$PY" scripts/bench/gpu/ncu_categories.py "$W/logs/profile/synmt_ncu_per_kernel.csv" 3 | tee -a "$SUMMARY"
 }
 
 # ---------------------------------------------------------------------------------------------
