@@ -1,6 +1,7 @@
 #include "trainer/models/registry.h"
 
 #include "core/config.h"
+#include "preprocess/vocab.h"
 
 namespace synmt {
 
@@ -17,6 +18,11 @@ const ModelFamily& model_family(const std::string& name) {
   for (const auto& f : model_families())
     if (f.name == name) return f;
   throw ConfigError("unknown model family '" + name + "'");
+}
+
+void fill_vocabulary_sizes(nlohmann::json& options, const Vocab& src_vocab, const Vocab& tgt_vocab) {
+  options["src_vocab"] = src_vocab.size();
+  options["tgt_vocab"] = tgt_vocab.size();
 }
 
 nlohmann::json resolve_model_config(const nlohmann::json& section) {

@@ -14,6 +14,15 @@
 
 namespace synmt {
 
+class Vocab;
+
+// Fills the model options that only the training data can give: every family's vocabulary sizes
+// (the default); a family that reads more of the data adds its own (SA-NMT: the punctuation ids
+// its parser may not attach to; LGP: the source words for its character n-grams). synmt-train
+// calls the family's hook before building the model.
+using DataOptionsHook = std::function<void(nlohmann::json& options, const Vocab& src_vocab, const Vocab& tgt_vocab)>;
+void fill_vocabulary_sizes(nlohmann::json& options, const Vocab& src_vocab, const Vocab& tgt_vocab);
+
 struct Architecture {
   std::string name, family;
   nlohmann::json defaults;  // options of the family
@@ -29,6 +38,7 @@ struct ModelFamily {
   // Options that shrink any preset of the family to a few thousand parameters: the conformance
   // suite runs every preset with these on top.
   nlohmann::json tiny = nlohmann::json::object();
+  DataOptionsHook complete_from_data = fill_vocabulary_sizes;
 };
 
 // A family from its options struct (from_json / to_json) and model class; its name is the model's

@@ -38,133 +38,141 @@ int check_model_config(synmt::Json model) {
   return 0;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  std::string config_path, train_path, valid_path, src_vocab_path, tgt_vocab_path, out_dir;
+struct TrainArgs {
+  std::string config_path, train_path, valid_path, src_vocab, tgt_vocab, out_dir;
   std::vector<std::string> overrides;
   std::string dist = "auto", dump_params;
   bool resume = false, tiny = false, check_config = false, print_config = false;
-  return synmt::run_tool(
-      "synmt-train", argc, argv,
-      [&](CLI::App& app) {
-        app.description("Train an NMT model. Config: {\"model\": {\"arch\"|\"family\", \"options\"}, \"train\": {...}}.");
-        app.add_option("-c,--config", config_path, "JSON config")->required();
-        app.add_option("--set", overrides, "override a config key: a.b=value (repeatable)");
-        app.add_option("--train", train_path, "training dataset (HDF5)");
-        app.add_option("--valid", valid_path, "validation dataset (HDF5)");
-        app.add_option("--src-vocab", src_vocab_path);
-        app.add_option("--tgt-vocab", tgt_vocab_path);
-        app.add_option("-o,--out-dir", out_dir, "checkpoints, metrics.jsonl, summary.json");
-        app.add_option("--dist", dist,
-                       "auto | single | mpi | nccl (auto: with > 1 rank from mpirun/srun, NCCL for a CUDA run "
-                       "where built, else MPI)")
-            ->capture_default_str();
-        app.add_flag("--check-config", check_config,
-                     "validate the config (train keys, model options, a model built with placeholder vocabulary "
-                     "sizes) and exit: the paper-scale dry runs check every system this way, without data");
-        app.add_flag("--print-config", print_config,
-                     "print the fully resolved config (the preset's options under the config's, every default filled, "
-                     "--set applied) as JSON and exit, without data");
-        app.add_flag("--resume", resume, "continue from OUT_DIR/state.pt when it exists (SLURM requeue)");
-        app.add_option("--dump-params", dump_params, "write the final parameters as raw float32 (tests)");
-        app.add_flag("--tiny", tiny,
-                     "shrink the architecture with its family's tiny options (the conformance tests' sizes; smoke runs); "
-                     "the config's own model options still apply on top");
-        app.add_flag_callback(
-            "--list-archs",
-            []() {
-              for (const auto& a : synmt::architectures()) std::printf("%-28s %-16s %s\n", a.name.c_str(), a.family.c_str(), a.description.c_str());
-              throw CLI::Success();
-            },
-            "print every architecture preset (name, family, description), one a line, and exit");
+};
+
+void declare(CLI::App& app, TrainArgs& a) {
+  app.description("Train an NMT model. Config: {\"model\": {\"arch\"|\"family\", \"options\"}, \"train\": {...}}.");
+  app.add_option("-c,--config", a.config_path, "JSON config")->required();
+  app.add_option("--set", a.overrides, "override a config key: a.b=value (repeatable)");
+  app.add_option("--train", a.train_path, "training dataset (HDF5)");
+  app.add_option("--valid", a.valid_path, "validation dataset (HDF5)");
+  app.add_option("--src-vocab", a.src_vocab);
+  app.add_option("--tgt-vocab", a.tgt_vocab);
+  app.add_option("-o,--out-dir", a.out_dir, "checkpoints, metrics.jsonl, summary.json");
+  app.add_option("--dist", a.dist,
+                 "auto | single | mpi | nccl (auto: with > 1 rank from mpirun/srun, NCCL for a CUDA run "
+                 "where built, else MPI)")
+      ->capture_default_str();
+  app.add_flag("--check-config", a.check_config,
+               "validate the config (train keys, model options, a model built with placeholder vocabulary "
+               "sizes) and exit: the paper-scale dry runs check every system this way, without data");
+  app.add_flag("--print-config", a.print_config,
+               "print the fully resolved config (the preset's options under the config's, every default filled, "
+               "--set applied) as JSON and exit, without data");
+  app.add_flag("--resume", a.resume, "continue from OUT_DIR/state.pt when it exists (SLURM requeue)");
+  app.add_option("--dump-params", a.dump_params, "write the final parameters as raw float32 (tests)");
+  app.add_flag("--tiny", a.tiny,
+               "shrink the architecture with its family's tiny options (the conformance tests' sizes; smoke runs); "
+               "the config's own model options still apply on top");
+  app.add_flag_callback(
+      "--list-archs",
+      []() {
+        for (const auto& arch : synmt::architectures())
+          std::printf("%-28s %-16s %s\n", arch.name.c_str(), arch.family.c_str(), arch.description.c_str());
+        throw CLI::Success();
       },
-      [&]() {
-        synmt::Json file = synmt::load_json_file(config_path);
-        synmt::Json model_section = synmt::Json::object(), train_section = synmt::Json::object();
-        synmt::JsonFields top(file, config_path);
-        top.required("model", model_section).optional("train", train_section);
-        top.finish();
-        if (tiny) {  // preset <- family tiny options <- the config's options
-          const auto resolved = synmt::resolve_model_config(model_section);
-          auto options = synmt::model_family(resolved["family"].get<std::string>()).tiny;
-          if (model_section.contains("options")) synmt::merge_json(options, model_section["options"]);
-          model_section["options"] = options;
-        }
-        // Fill every default first, so that --set may name any valid key but no unknown one.
-        synmt::Json config = {{"model", synmt::resolve_model_config(model_section)},
-                              {"train", synmt::TrainOptions::from_json(train_section).to_json()}};
-        for (const auto& o : overrides) synmt::apply_override(config, o);
-        auto train_options = synmt::TrainOptions::from_json(config["train"]);
-        if (print_config) {
-          std::printf("%s\n", config.dump(2).c_str());
-          return 0;
-        }
-        if (check_config) return check_model_config(config["model"]);
-        for (const auto* required : {&train_path, &valid_path, &src_vocab_path, &tgt_vocab_path, &out_dir})
-          if (required->empty())
-            throw std::invalid_argument("synmt-train needs --train, --valid, --src-vocab, --tgt-vocab and --out-dir "
-                                        "(only --check-config and --print-config run without data)");
-        auto src_vocab = synmt::Vocab::load(src_vocab_path);
-        auto tgt_vocab = synmt::Vocab::load(tgt_vocab_path);
-        synmt::Json model = config["model"];
-        model["options"]["src_vocab"] = src_vocab.size();
-        model["options"]["tgt_vocab"] = tgt_vocab.size();
-        // a family that can keep punctuation from heading others gets its ids from the vocabulary
-        if (model["options"].value("mask_punct_heads", false)) {
-          auto ids = src_vocab.punctuation_ids();
-          model["options"]["punct_ids"] = std::vector<int64_t>(ids.begin(), ids.end());
-          synmt::log_info("mask_punct_heads: " + std::to_string(ids.size()) + " punctuation tokens in the source vocabulary");
-        }
-        // a family that reads the source words themselves (LGP's character n-grams) gets them
-        if (model["options"].contains("src_words")) {
-          std::vector<std::string> words;
-          for (std::size_t k = 0; k < src_vocab.size(); ++k) words.push_back(src_vocab.token(static_cast<int32_t>(k)));
-          model["options"]["src_words"] = words;
-        }
-        const synmt::LauncherEnvironment launcher = synmt::launcher_environment();
-        const torch::Device device = synmt::resolve_device(train_options.device, launcher.local_rank);
-        auto comm = synmt::make_communicator(dist, device.is_cuda() ? device.index() : -1, train_options.comm_timeout);
-        auto runtime = synmt::setup_runtime(train_options.threads, comm->size() > 1 ? launcher.local_size : 1);
-        auto train = synmt::read_parallel_data(train_path, src_vocab.hash(), tgt_vocab.hash());
-        auto valid = synmt::read_parallel_data(valid_path, src_vocab.hash(), tgt_vocab.hash());
-        const auto inventories = synmt::fill_syntax_sizes(model, train, valid, train_path, valid_path);
-        torch::manual_seed(train_options.seed);  // initialisation is part of a reproducible run
-        auto net = synmt::create_model(model);  // validates every model option
-        // pre-trained parts named in the options (LGP-NMT+'s parser); a resumed run has them in
-        // its state already and overwrites them when the state is loaded
-        net->load_pretrained();
-        synmt::Json resolved = {{"model", model},
-                                {"train", train_options.to_json()},
-                                {"vocab", {{"src_sha256", src_vocab.hash()}, {"tgt_sha256", tgt_vocab.hash()}}}};
-        resolved["vocab"].update(inventories);
-        std::filesystem::create_directories(out_dir);
-        synmt::write_file_atomically(out_dir + "/config.json", resolved.dump(2) + "\n");
-        int64_t params = 0;
-        for (const auto& p : net->parameters()) params += p.numel();
-        synmt::log_info("model " + model["family"].get<std::string>() + ": " + std::to_string(params) + " parameters; " +
-                        std::to_string(train.size()) + " training pairs");
-        std::string hardware = runtime.hardware;
-        if (device.is_cuda()) {
-          hardware = synmt::describe_device(device) + ", " + synmt::enum_name(train_options.precision) + ", LibTorch " TORCH_VERSION;
-          synmt::log_info("device: " + hardware);
-        }
-        synmt::TrainResult r;
-        try {
-          r = synmt::train_model(*net, resolved, train_options, train, valid, out_dir, hardware, *comm, resume, &tgt_vocab);
-        } catch (const synmt::TrainingInterrupted& e) {
-          return 128 + e.signal;
-        }  // TrainingFailed and input errors: run_tool prints the message and exits 1
-        if (!dump_params.empty() && comm->is_root()) {
-          synmt::AtomicFile out(dump_params);
-          for (const auto& p : net->parameters()) {
-            auto c = p.detach().to(torch::kCPU, torch::kFloat32).contiguous();
-            out.write(std::string_view(reinterpret_cast<const char*>(c.data_ptr<float>()), static_cast<std::size_t>(c.numel()) * 4));
-          }
-          out.commit();
-        }
-        synmt::log_info("done: best valid ppl " + std::to_string(r.best_valid_ppl) + " (epoch " +
-                        std::to_string(r.best_epoch) + "), " + std::to_string(r.seconds) + " s");
-        return 0;
-      });
+      "print every architecture preset (name, family, description), one a line, and exit");
+}
+
+// The config file with every default filled (model: preset <- [family tiny options] <- the file's
+// options; train: TrainOptions' defaults), then --set applied: an override may name any valid key
+// but no unknown one.
+synmt::Json resolved_config(const TrainArgs& a) {
+  synmt::Json file = synmt::load_json_file(a.config_path);
+  synmt::Json model_section = synmt::Json::object(), train_section = synmt::Json::object();
+  synmt::JsonFields top(file, a.config_path);
+  top.required("model", model_section).optional("train", train_section);
+  top.finish();
+  if (a.tiny) {
+    const auto resolved = synmt::resolve_model_config(model_section);
+    auto options = synmt::model_family(resolved["family"].get<std::string>()).tiny;
+    if (model_section.contains("options")) synmt::merge_json(options, model_section["options"]);
+    model_section["options"] = options;
+  }
+  synmt::Json config = {{"model", synmt::resolve_model_config(model_section)},
+                        {"train", synmt::TrainOptions::from_json(train_section).to_json()}};
+  for (const auto& o : a.overrides) synmt::apply_override(config, o);
+  return config;
+}
+
+void dump_parameters(const std::string& path, synmt::Seq2SeqModel& net) {
+  synmt::AtomicFile out(path);
+  for (const auto& p : net.parameters()) {
+    auto c = p.detach().to(torch::kCPU, torch::kFloat32).contiguous();
+    out.write(std::string_view(reinterpret_cast<const char*>(c.data_ptr<float>()), static_cast<std::size_t>(c.numel()) * 4));
+  }
+  out.commit();
+}
+
+// Builds the model for the data, trains it (train/trainer.h) and reports.
+int train(const TrainArgs& a, const synmt::Json& config) {
+  const auto train_options = synmt::TrainOptions::from_json(config["train"]);
+  auto src_vocab = synmt::Vocab::load(a.src_vocab);
+  auto tgt_vocab = synmt::Vocab::load(a.tgt_vocab);
+  synmt::Json model = config["model"];
+  synmt::model_family(model["family"].get<std::string>()).complete_from_data(model["options"], src_vocab, tgt_vocab);
+  const synmt::LauncherEnvironment launcher = synmt::launcher_environment();
+  const torch::Device device = synmt::resolve_device(train_options.device, launcher.local_rank);
+  auto comm = synmt::make_communicator(a.dist, device.is_cuda() ? device.index() : -1, train_options.comm_timeout);
+  auto runtime = synmt::setup_runtime(train_options.threads, comm->size() > 1 ? launcher.local_size : 1);
+  auto train = synmt::read_parallel_data(a.train_path, src_vocab.hash(), tgt_vocab.hash());
+  auto valid = synmt::read_parallel_data(a.valid_path, src_vocab.hash(), tgt_vocab.hash());
+  const auto inventories = synmt::fill_syntax_sizes(model, train, valid, a.train_path, a.valid_path);
+  torch::manual_seed(train_options.seed);  // initialisation is part of a reproducible run
+  auto net = synmt::create_model(model);  // validates every model option
+  // pre-trained parts named in the options (LGP-NMT+'s parser); a resumed run has them in its
+  // state already and overwrites them when the state is loaded
+  net->load_pretrained();
+  synmt::Json resolved = {{"model", model},
+                          {"train", train_options.to_json()},
+                          {"vocab", {{"src_sha256", src_vocab.hash()}, {"tgt_sha256", tgt_vocab.hash()}}}};
+  resolved["vocab"].update(inventories);
+  std::filesystem::create_directories(a.out_dir);
+  synmt::write_file_atomically(a.out_dir + "/config.json", resolved.dump(2) + "\n");
+  int64_t params = 0;
+  for (const auto& p : net->parameters()) params += p.numel();
+  synmt::log_info("model " + model["family"].get<std::string>() + ": " + std::to_string(params) + " parameters; " +
+                  std::to_string(train.size()) + " training pairs");
+  std::string hardware = runtime.hardware;
+  if (device.is_cuda()) {
+    hardware = synmt::describe_device(device) + ", " + synmt::enum_name(train_options.precision) + ", LibTorch " TORCH_VERSION;
+    synmt::log_info("device: " + hardware);
+  }
+  synmt::TrainResult r;
+  try {
+    r = synmt::train_model(*net, resolved, train_options, train, valid, a.out_dir, hardware, *comm, a.resume, &tgt_vocab);
+  } catch (const synmt::TrainingInterrupted& e) {
+    return 128 + e.signal;
+  }  // TrainingFailed and input errors: run_tool prints the message and exits 1
+  if (!a.dump_params.empty() && comm->is_root()) dump_parameters(a.dump_params, *net);
+  synmt::log_info("done: best valid ppl " + std::to_string(r.best_valid_ppl) + " (epoch " + std::to_string(r.best_epoch) +
+                  "), " + std::to_string(r.seconds) + " s");
+  return 0;
+}
+
+int run(const TrainArgs& a) {
+  const synmt::Json config = resolved_config(a);
+  synmt::TrainOptions::from_json(config["train"]);  // rejects a bad value before anything else
+  if (a.print_config) {
+    std::printf("%s\n", config.dump(2).c_str());
+    return 0;
+  }
+  if (a.check_config) return check_model_config(config["model"]);
+  for (const auto* required : {&a.train_path, &a.valid_path, &a.src_vocab, &a.tgt_vocab, &a.out_dir})
+    if (required->empty())
+      throw std::invalid_argument("synmt-train needs --train, --valid, --src-vocab, --tgt-vocab and --out-dir "
+                                  "(only --check-config and --print-config run without data)");
+  return train(a, config);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  TrainArgs a;
+  return synmt::run_tool("synmt-train", argc, argv, [&](CLI::App& app) { declare(app, a); }, [&]() { return run(a); });
 }

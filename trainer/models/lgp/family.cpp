@@ -3,13 +3,14 @@
 // in their experiment's model options. LGP-NMT+ is lgp_nmt with `pretrained_parser` set.
 #include "trainer/models/lgp/family.h"
 
+#include "preprocess/vocab.h"
 #include "trainer/models/lgp/lgp.h"
 
 namespace synmt {
 
 ModelFamily lgp_family() {
   auto row = [](const char* heads) { return nlohmann::json{{"heads", heads}}; };
-  return make_family<LgpModel, LgpOptions>(
+  auto family = make_family<LgpModel, LgpOptions>(
       {
           {"lgp_nmt", "", row("latent"), "LGP-NMT: latent graph parser, dependency composition, two attentions"},
           {"lgp_seq", "", row("none"), "SEQ: the same 3-layer encoder without the dependency composition"},
@@ -18,6 +19,14 @@ ModelFamily lgp_family() {
       },
       {{"word_dim", 8}, {"ngram_dim", 8}, {"parser_hidden", 6}, {"tag_dim", 4}, {"arc_dim", 6}, {"label_dim", 4},
        {"embed_dim", 16}, {"hidden", 16}, {"upos", 5}, {"labels", 6}});
+  // the source words themselves: character n-grams of each vocabulary entry
+  family.complete_from_data = [](nlohmann::json& options, const Vocab& src_vocab, const Vocab& tgt_vocab) {
+    fill_vocabulary_sizes(options, src_vocab, tgt_vocab);
+    std::vector<std::string> words;
+    for (std::size_t k = 0; k < src_vocab.size(); ++k) words.push_back(src_vocab.token(static_cast<int32_t>(k)));
+    options["src_words"] = words;
+  };
+  return family;
 }
 
 }  // namespace synmt
