@@ -145,7 +145,7 @@ int train(const TrainArgs& a, const synmt::Json& config) {
   }
   synmt::TrainResult r;
   try {
-    r = synmt::train_model(*net, resolved, train_options, train, valid, a.out_dir, hardware, *comm, a.resume, &tgt_vocab);
+    r = synmt::train_model(*net, resolved, train_options, train, valid, a.out_dir, hardware, *comm, a.resume, &tgt_vocab, device);
   } catch (const synmt::TrainingInterrupted& e) {
     return 128 + e.signal;
   }  // TrainingFailed and input errors: run_tool prints the message and exits 1

@@ -1,9 +1,22 @@
 #include "trainer/train/criterion.h"
 
 #include "core/error.h"
+#include "core/special_tokens.h"
 #include "trainer/train/loss.h"
 
 namespace synmt {
+
+void CriterionOptions::use_blackout(int64_t samples, double alpha, const std::vector<int32_t>& tgt_tokens, std::size_t sentences,
+                                    int64_t tgt_vocab) {
+  std::vector<int64_t> counts(static_cast<std::size_t>(tgt_vocab), 0);
+  for (auto t : tgt_tokens)
+    if (t >= 0 && static_cast<std::size_t>(t) < counts.size()) ++counts[static_cast<std::size_t>(t)];
+  if (counts.size() > static_cast<std::size_t>(special::kEos)) counts[special::kEos] += static_cast<int64_t>(sentences);
+  blackout = true;
+  blackout_options.samples = samples;
+  blackout_options.alpha = alpha;
+  noise = unigram_noise(counts, alpha);
+}
 
 Criterion::Criterion(CriterionOptions options) : options_(std::move(options)) {
   if (options_.blackout && options_.noise.defined()) noise_support_ = options_.noise.gt(0).sum().item<int64_t>();

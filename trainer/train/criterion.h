@@ -6,6 +6,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "trainer/models/seq2seq_model.h"
 #include "trainer/train/blackout.h"
@@ -22,6 +23,10 @@ struct CriterionOptions {
   bool blackout = false;
   BlackoutOptions blackout_options;
   torch::Tensor noise;
+
+  // Switches to BlackOut with K samples drawn from q, the unigram distribution of the training
+  // targets raised to alpha (every sentence also ends in </s>), over tgt_vocab entries.
+  void use_blackout(int64_t samples, double alpha, const std::vector<int32_t>& tgt_tokens, std::size_t sentences, int64_t tgt_vocab);
 };
 
 struct CriterionTerms {

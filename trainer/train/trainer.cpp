@@ -134,274 +134,356 @@ void set_lr(torch::optim::Optimizer& optimizer, double lr) {
 std::string snapshot_path(const std::string& out_dir, int validation) {
   return out_dir + "/snapshot." + std::to_string(validation) + ".pt";
 }
-}  // namespace
 
-TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const TrainOptions& o,
-                        const ParallelData& train, const ParallelData& valid, const std::string& out_dir,
-                        const std::string& hardware, Communicator& comm, bool resume, const Vocab* tgt_vocab) {
-  if (o.valid_bleu && !tgt_vocab) throw ConfigError("train.valid_bleu needs the target vocabulary");
-  const torch::Device device = resolve_device(o.device, launcher_environment().local_rank);
-  model.to(device);  // before the optimizer exists: its state is created next to the parameters
-  const bool bf16 = o.precision == Precision::kBf16;
-  // SIGTERM (SLURM preemption, scancel) and SIGUSR1 (SLURM --signal) checkpoint and stop the run
-  std::signal(SIGTERM, remember_signal);
-  std::signal(SIGUSR1, remember_signal);
-  {  // every rank starts from rank 0's parameters
-    std::vector<torch::Tensor> params;
-    for (auto& p : model.parameters()) params.push_back(p.data());
-    comm.broadcast(params, 0);
+// The training metrics of one log window (log_interval updates): loss, NLL and each auxiliary
+// term summed over the window's target tokens, as metrics.jsonl lines and the progress detail.
+class MetricsWindow {
+ public:
+  void add(double loss, double nll, const std::map<std::string, double>& aux_sums, int64_t tokens) {
+    loss_ += loss;
+    nll_ += nll;
+    for (const auto& [name, value] : aux_sums) aux_[name] += value;
+    tokens_ += tokens;
   }
-  torch::manual_seed(o.seed + static_cast<uint64_t>(comm.rank()));  // dropout noise differs per rank
-  BatchOptions bo;
-  bo.batch_size = o.batch_size;
-  bo.max_tokens = o.max_tokens;
-  bo.max_len = o.max_len;
-  bo.seed = o.seed;
-  BatchIterator batches(train, bo);
-  if (batches.skipped() > 0 && comm.is_root())
-    log_info("training: skipping " + std::to_string(batches.skipped()) + " pairs longer than " + std::to_string(o.max_len));
-
-  auto optimizer = make_optimizer(model, o);
-  CriterionOptions co{o.label_smoothing, o.aux_loss_weights};
-  if (o.criterion == CriterionKind::kBlackout) {  // q from the training targets (every sentence also ends in </s>)
-    std::vector<int64_t> counts(static_cast<std::size_t>(config["model"]["options"].value("tgt_vocab", int64_t{0})), 0);
-    for (auto t : train.tgt_tokens)
-      if (t >= 0 && static_cast<std::size_t>(t) < counts.size()) ++counts[static_cast<std::size_t>(t)];
-    if (counts.size() > static_cast<std::size_t>(special::kEos)) counts[special::kEos] += static_cast<int64_t>(train.size());
-    co.blackout = true;
-    co.blackout_options.samples = o.blackout_samples;
-    co.blackout_options.alpha = o.blackout_alpha;
-    co.noise = unigram_noise(counts, o.blackout_alpha);
-  }
-  const Criterion criterion(co);
-  UpdateStep update_step(model, batches, criterion, ForwardRequest{/*log_probs=*/!co.blackout, /*analysis=*/false}, comm, device,
-                         UpdateStepOptions{o.update_freq, o.clip_norm, bf16, parse_loss_normalisation(o.loss_normalisation)});
-  const std::string state_path = out_dir + "/state.pt";
-  const std::string config_json = config.dump();
-  TrainingCursor cur;
-  cur.lr = o.lr;
-  cur.best = std::numeric_limits<double>::infinity();
-  if (resume && std::filesystem::exists(state_path) && !training_state_matches(state_path, config_json)) {
-    // a state of another run (the config changed since): keep it aside, start afresh
-    if (comm.is_root()) {
-      log_warn(state_path + " belongs to another configuration; moved to state.pt.stale, starting afresh");
-      std::filesystem::rename(state_path, state_path + ".stale");
+  // The window's metrics line; `detail` receives the progress line. Starts the next window.
+  nlohmann::json close(const TrainingCursor& cur, double lr, double grad_norm, double elapsed, std::string& detail) {
+    const double secs = seconds_since(start_);
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "loss %.3f lr %.2e %.0f tgt tok/s", loss_ / tokens_, lr, tokens_ / secs);
+    detail = buf;
+    nlohmann::json m = {{"type", "train"}, {"step", cur.steps}, {"epoch", cur.epoch},
+                        {"loss", loss_ / tokens_}, {"nll", nll_ / tokens_}, {"ppl", std::exp(nll_ / tokens_)},
+                        {"lr", lr}, {"grad_norm", grad_norm}, {"tgt_tokens_per_s", tokens_ / secs}, {"elapsed_s", elapsed}};
+    for (auto& [name, sum] : aux_) {  // per target token, like the loss
+      std::snprintf(buf, sizeof buf, " %s %.3f", name.c_str(), sum / tokens_);
+      detail += buf;
+      m["aux_" + name] = sum / tokens_;
+      sum = 0;
     }
-    comm.barrier();
+    loss_ = nll_ = 0;
+    tokens_ = 0;
+    start_ = Clock::now();
+    return m;
   }
-  if (resume && std::filesystem::exists(state_path)) {
-    cur = load_training_state(state_path, model, *optimizer, config_json, comm.rank(), comm.size());
-    if (comm.is_root())
-      log_info("resuming at epoch " + std::to_string(cur.epoch) + ", batch " + std::to_string(cur.batch_in_epoch) +
-               ", update " + std::to_string(cur.steps));
-  } else if (resume && comm.is_root()) {
-    log_info("--resume: no " + state_path + " yet, starting from scratch");
+
+ private:
+  double loss_ = 0, nll_ = 0;
+  std::map<std::string, double> aux_;  // each auxiliary loss, summed over the window
+  int64_t tokens_ = 0;
+  Clock::time_point start_ = Clock::now();
+};
+
+// One training run (train_model): the model on its device, the optimizer, the criterion and the
+// update step built in the constructor (in the order that seeds and broadcasts require), then
+// epochs of updates with logging, validation, keep-best, signals, budgets and the training state
+// for an exact resume, each in a member of its own.
+class Trainer {
+ public:
+  Trainer(Seq2SeqModel& model, const nlohmann::json& config, const TrainOptions& o, const ParallelData& train,
+          const ParallelData& valid, const std::string& out_dir, const std::string& hardware, Communicator& comm,
+          torch::Device device, const Vocab* tgt_vocab)
+      : model_(model), config_(config), o_(o), valid_(valid), out_dir_(out_dir), hardware_(hardware), comm_(comm),
+        device_(device), tgt_vocab_(tgt_vocab), state_path_(out_dir + "/state.pt"), config_json_(config.dump()),
+        policy_{o.patience, o.halve_lr_on_plateau, parse_halving_rule(o.halve_lr_when), o.max_halvings} {
+    if (o.valid_bleu && !tgt_vocab) throw ConfigError("train.valid_bleu needs the target vocabulary");
+    model.to(device);  // before the optimizer exists: its state is created next to the parameters
+    // SIGTERM (SLURM preemption, scancel) and SIGUSR1 (SLURM --signal) checkpoint and stop the run
+    std::signal(SIGTERM, remember_signal);
+    std::signal(SIGUSR1, remember_signal);
+    broadcast_parameters();
+    torch::manual_seed(o.seed + static_cast<uint64_t>(comm.rank()));  // dropout noise differs per rank
+    BatchOptions bo;
+    bo.batch_size = o.batch_size;
+    bo.max_tokens = o.max_tokens;
+    bo.max_len = o.max_len;
+    bo.seed = o.seed;
+    batches_ = std::make_unique<BatchIterator>(train, bo);
+    if (batches_->skipped() > 0 && comm.is_root())
+      log_info("training: skipping " + std::to_string(batches_->skipped()) + " pairs longer than " + std::to_string(o.max_len));
+    optimizer_ = make_optimizer(model, o);
+    CriterionOptions co{o.label_smoothing, o.aux_loss_weights};
+    if (o.criterion == CriterionKind::kBlackout)
+      co.use_blackout(o.blackout_samples, o.blackout_alpha, train.tgt_tokens, train.size(),
+                      config["model"]["options"].value("tgt_vocab", int64_t{0}));
+    criterion_ = std::make_unique<Criterion>(co);
+    update_step_ = std::make_unique<UpdateStep>(
+        model, *batches_, *criterion_, ForwardRequest{/*log_probs=*/!co.blackout, /*analysis=*/false}, comm, device,
+        UpdateStepOptions{o.update_freq, o.clip_norm, o.precision == Precision::kBf16, parse_loss_normalisation(o.loss_normalisation)});
   }
+
+  TrainResult run(bool resume) {
+    restore(resume);
+    if (comm_.is_root()) metrics_ = MetricsLog(out_dir_ + "/metrics.jsonl", /*append=*/true);
+    start_ = Clock::now();
+    window_ = MetricsWindow();
+    elapsed_before_ = cur_.elapsed_seconds;
+    lr_now_ = cur_.lr;
+    bool stop = false;
+    for (; cur_.epoch <= o_.max_epochs && !stop; ++cur_.epoch, cur_.batch_in_epoch = 0) {
+      stop = train_epoch();
+      result_.epochs = cur_.epoch;
+      if (cur_.last_validation_step != cur_.steps && validate()) stop = true;
+      model_.train();
+      if (!stop) {  // the next epoch starts from here after a resume
+        TrainingCursor next = cur_;
+        ++next.epoch;
+        next.batch_in_epoch = 0;
+        save_state(next);
+      }
+    }
+    finish();
+    return result_;
+  }
+
+ private:
+  void broadcast_parameters() {  // every rank starts from rank 0's parameters
+    std::vector<torch::Tensor> params;
+    for (auto& p : model_.parameters()) params.push_back(p.data());
+    comm_.broadcast(params, 0);
+  }
+
+  double elapsed() const { return elapsed_before_ + seconds_since(start_); }
+
+  // The cursor, parameters, optimizer and RNG states of state.pt when resuming; a state of another
+  // configuration is moved aside.
+  void restore(bool resume) {
+    cur_.lr = o_.lr;
+    cur_.best = std::numeric_limits<double>::infinity();
+    if (resume && std::filesystem::exists(state_path_) && !training_state_matches(state_path_, config_json_)) {
+      if (comm_.is_root()) {
+        log_warn(state_path_ + " belongs to another configuration; moved to state.pt.stale, starting afresh");
+        std::filesystem::rename(state_path_, state_path_ + ".stale");
+      }
+      comm_.barrier();
+    }
+    if (resume && std::filesystem::exists(state_path_)) {
+      cur_ = load_training_state(state_path_, model_, *optimizer_, config_json_, comm_.rank(), comm_.size());
+      if (comm_.is_root())
+        log_info("resuming at epoch " + std::to_string(cur_.epoch) + ", batch " + std::to_string(cur_.batch_in_epoch) +
+                 ", update " + std::to_string(cur_.steps));
+    } else if (resume && comm_.is_root()) {
+      log_info("--resume: no " + state_path_ + " yet, starting from scratch");
+    }
+  }
+
   // Every rank's RNG state goes into the training state (a collective: all ranks call it at the
   // same points), so that each rank resumes its own dropout stream.
-  auto gather_rng_states = [&]() {
+  torch::Tensor gather_rng_states() {
     auto own = at::detail::getDefaultCPUGenerator().get_state();
-    if (device.is_cuda())  // dropout on a GPU draws from its generator: its state follows the CPU one's
-      own = torch::cat({own, at::globalContext().defaultGenerator(device).get_state()});
-    auto all = torch::zeros({comm.size(), own.numel()}, torch::kFloat32);
-    all[comm.rank()].copy_(own.to(torch::kFloat32));  // bytes are exact in float32
+    if (device_.is_cuda())  // dropout on a GPU draws from its generator: its state follows the CPU one's
+      own = torch::cat({own, at::globalContext().defaultGenerator(device_).get_state()});
+    auto all = torch::zeros({comm_.size(), own.numel()}, torch::kFloat32);
+    all[comm_.rank()].copy_(own.to(torch::kFloat32));  // bytes are exact in float32
     std::vector<torch::Tensor> bucket{all};
-    comm.allreduce_sum(bucket);
+    comm_.allreduce_sum(bucket);
     return bucket[0].to(torch::kUInt8);
-  };
-  auto save_state_of = [&](const TrainingCursor& c) {
+  }
+  void save_state(const TrainingCursor& c) {
     auto rngs = gather_rng_states();
-    if (comm.is_root()) save_training_state(state_path, model, *optimizer, c, config_json, rngs);
-  };
-  auto save_state = [&]() { save_state_of(cur); };
-  MetricsLog metrics = comm.is_root() ? MetricsLog(out_dir + "/metrics.jsonl", /*append=*/true) : MetricsLog();
-  auto write_metrics = [&](const nlohmann::json& line) { metrics.write(line); };
-  TrainResult result;
-  const auto start = Clock::now();
-  const double elapsed_before = cur.elapsed_seconds;
-  auto elapsed = [&]() { return elapsed_before + seconds_since(start); };
-  auto window_start = start;
-  double window_loss = 0, window_nll = 0;
-  std::map<std::string, double> window_aux;  // each auxiliary loss, summed over the log window
-  int64_t window_tokens = 0;
-  double lr_now = cur.lr;
-  // Validation (at epoch ends, and every valid_interval updates when set: LGP checks twice an
-  // epoch): perplexity, optionally greedy BLEU, keep-best, plateau halving, patience, snapshots for
-  // averaging. Every rank computes it on the same parameters, so every rank decides the same.
-  // Returns true when training should stop.
-  const ValidationPolicy policy{o.patience, o.halve_lr_on_plateau, parse_halving_rule(o.halve_lr_when), o.max_halvings};
-  auto validate = [&]() {
-    cur.last_validation_step = cur.steps;
-    ++cur.validations;
-    auto [valid_nll, valid_tokens] = evaluate_nll(model, valid, o.batch_size, 1 << 20);
-    const double ppl = std::exp(valid_nll);
-    std::vector<std::string> valid_hyps;
-    const double bleu = o.valid_bleu ? evaluate_greedy_bleu(model, valid, *tgt_vocab, 64, &valid_hyps) : 0.0;
-    const double value = o.keep_best == KeepBest::kBleu ? -bleu : ppl;
-    if (comm.is_root()) {
-      nlohmann::json m = {{"type", "valid"}, {"step", cur.steps}, {"epoch", cur.epoch}, {"valid_ppl", ppl},
-                          {"valid_tokens", valid_tokens}, {"lr", lr_now}, {"elapsed_s", elapsed()}};
-      if (o.valid_bleu) m["valid_bleu"] = bleu;
-      write_metrics(m);
-      log_info("epoch " + std::to_string(cur.epoch) + ", update " + std::to_string(cur.steps) + ": valid ppl " +
-               std::to_string(ppl) + (o.valid_bleu ? ", valid BLEU " + std::to_string(bleu) : std::string()) + ", lr " +
-               std::to_string(lr_now) + ", " + std::to_string(static_cast<int>(elapsed())) + " s");
-    }
-    const ValidationDecision decision = apply_validation(policy, cur, value, ppl, bleu);
-    if (decision.improved) {
-      if (comm.is_root()) {
-        save_checkpoint(out_dir + "/best.pt", model, config);
-        if (o.valid_bleu) {  // what best.pt translates in-process: a reloaded checkpoint must give the same
-          AtomicFile hyp(out_dir + "/best.valid.hyp");
-          for (const auto& h : valid_hyps) hyp.write_line(h);
-          hyp.commit();
-        }
-      }
-    }
-    if (comm.is_root())
-      for (const auto& reason : decision.stop_reasons) log_info(reason);
-    if (o.average_last > 0 && comm.is_root()) {
-      save_checkpoint(snapshot_path(out_dir, cur.validations), model, config);
-      std::filesystem::remove(snapshot_path(out_dir, cur.validations - o.average_last));
-    }
-    model.train();
-    return decision.stop();
-  };
-  bool stop = false;
-  for (; cur.epoch <= o.max_epochs && !stop; ++cur.epoch, cur.batch_in_epoch = 0) {
-    model.train();
-    auto plan = batches.epoch_plan(cur.epoch);
-    Progress progress("epoch " + std::to_string(cur.epoch), plan.size(), 60.0);
-    for (; cur.batch_in_epoch < static_cast<int64_t>(plan.size());) {
+    if (comm_.is_root()) save_training_state(state_path_, model_, *optimizer_, c, config_json_, rngs);
+  }
+
+  // One epoch from the cursor on; true when training should stop.
+  bool train_epoch() {
+    model_.train();
+    auto plan = batches_->epoch_plan(cur_.epoch);
+    Progress progress("epoch " + std::to_string(cur_.epoch), plan.size(), 60.0);
+    bool stop = false;
+    while (cur_.batch_in_epoch < static_cast<int64_t>(plan.size())) {
       // a run resumed from a state saved at its last update (killed before it finished) must not
       // take one more: the budget is checked before every update too, not only after
-      if (o.max_steps > 0 && cur.steps >= o.max_steps) {
+      if (o_.max_steps > 0 && cur_.steps >= o_.max_steps) {
         stop = true;
         break;
       }
-      TrainingContext context;
-      context.update = cur.steps;
-      context.epoch = cur.epoch;
-      context.epoch_fraction = static_cast<double>(cur.batch_in_epoch) / static_cast<double>(plan.size());
-      context.updates_per_epoch = (static_cast<int64_t>(plan.size()) + o.update_freq - 1) / o.update_freq;
-      model.set_training_context(context);
-      const UpdateTotals update = update_step.run(plan, cur.batch_in_epoch, *optimizer, /*check_features=*/cur.steps == 0);
-      const int64_t consumed = update.batches;
-      const double batch_tokens = update.target_tokens, grad_norm = update.grad_norm, loss_sum = update.loss_sum;
-      // the part of the epoch this update ends in (valid_per_epoch: validate when it changes)
-      const auto part_of = [&](int64_t b) { return b * o.valid_per_epoch / static_cast<int64_t>(plan.size()); };
-      const bool part_done = o.valid_per_epoch > 1 && part_of(cur.batch_in_epoch + consumed) > part_of(cur.batch_in_epoch) &&
-                             cur.batch_in_epoch + consumed < static_cast<int64_t>(plan.size());
-      cur.batch_in_epoch += consumed;
-      if (!std::isfinite(loss_sum) || !std::isfinite(grad_norm)) {
-        // every rank sees the same summed values, so all of them skip together
-        ++cur.skipped_updates;
-        if (comm.is_root()) {
-          log_warn("update " + std::to_string(cur.steps + 1) + ": non-finite loss or gradient norm; update skipped (" +
-                   std::to_string(cur.skipped_updates) + " so far)");
-          write_metrics({{"type", "skipped_update"}, {"step", cur.steps + 1}, {"epoch", cur.epoch},
-                         {"skipped_updates", cur.skipped_updates}});
-        }
-        optimizer->zero_grad();
-        if (cur.skipped_updates > o.max_skipped_updates)
-          throw TrainingFailed("stopping: " + std::to_string(cur.skipped_updates) +
-                               " updates had a non-finite loss or gradient (train.max_skipped_updates = " +
-                               std::to_string(o.max_skipped_updates) + "); lower the learning rate or check the data");
-        progress.advance(static_cast<std::size_t>(consumed));
-        continue;
-      }
-      lr_now = scheduled_lr(o.schedule, cur.lr, cur.steps + 1, cur.epoch);
-      set_lr(*optimizer, lr_now);
-      optimizer->step();
-      ++cur.steps;
-      window_loss += loss_sum;
-      window_nll += comm.allreduce_sum(update.local_nll_sum);
-      // every rank runs the same model, so every rank has the same term names (sorted by the map)
-      for (const auto& [name, value] : update.local_aux) window_aux[name] += comm.allreduce_sum(value);
-      window_tokens += static_cast<int64_t>(batch_tokens);
-      cur.total_tokens += static_cast<int64_t>(batch_tokens);
-      progress.advance(static_cast<std::size_t>(consumed));
-      if (cur.steps % o.log_interval == 0 && comm.is_root()) {
-        double secs = seconds_since(window_start);
-        char detail[160];
-        std::snprintf(detail, sizeof detail, "loss %.3f lr %.2e %.0f tgt tok/s", window_loss / window_tokens, lr_now,
-                      window_tokens / secs);
-        std::string terms = detail;
-        nlohmann::json m = {{"type", "train"}, {"step", cur.steps}, {"epoch", cur.epoch},
-                            {"loss", window_loss / window_tokens}, {"nll", window_nll / window_tokens},
-                            {"ppl", std::exp(window_nll / window_tokens)},
-                            {"lr", lr_now}, {"grad_norm", grad_norm}, {"tgt_tokens_per_s", window_tokens / secs},
-                            {"elapsed_s", elapsed()}};
-        for (auto& [name, sum] : window_aux) {  // per target token, like the loss
-          std::snprintf(detail, sizeof detail, " %s %.3f", name.c_str(), sum / window_tokens);
-          terms += detail;
-          m["aux_" + name] = sum / window_tokens;
-          sum = 0;
-        }
-        progress.set_detail(terms);
-        write_metrics(m);
-        window_loss = window_nll = 0;
-        window_tokens = 0;
-        window_start = Clock::now();
-      }
-      cur.elapsed_seconds = elapsed();
-      // signals, budgets: collective decisions, so that ranks never part ways
-      const double signal = comm.allreduce_sum(static_cast<double>(g_stop_signal.load()));
-      if (signal > 0) {
-        save_state();
-        comm.barrier();
-        const int sig = g_stop_signal.load() > 0 ? g_stop_signal.load() : SIGTERM;
-        if (comm.is_root()) log_info("signal " + std::to_string(sig) + ": training state saved to " + state_path);
-        throw TrainingInterrupted(sig);
-      }
-      if (((o.valid_interval > 0 && cur.steps % o.valid_interval == 0) || part_done) && validate()) {
-        stop = true;
-        break;
-      }
-      if (o.checkpoint_interval > 0 && cur.steps % o.checkpoint_interval == 0) save_state();
-      bool budget = (o.max_minutes > 0 && elapsed() > o.max_minutes * 60) || (o.max_steps > 0 && cur.steps >= o.max_steps);
-      if (comm.allreduce_sum(budget ? 1.0 : 0.0) > 0) {
-        if (comm.is_root()) log_info("training: budget reached (time or steps) in epoch " + std::to_string(cur.epoch));
+      if (update(plan, progress)) {
         stop = true;
         break;
       }
     }
     progress.finish();
-    result.epochs = cur.epoch;
-    if (cur.last_validation_step != cur.steps && validate()) stop = true;
-    model.train();
-    if (!stop) {  // the next epoch starts from here after a resume
-      TrainingCursor next = cur;
-      ++next.epoch;
-      next.batch_in_epoch = 0;
-      save_state_of(next);
-    }
+    return stop;
   }
-  if (comm.is_root()) {
-    save_checkpoint(out_dir + "/last.pt", model, config);
-    if (o.average_last > 0) {
-      std::vector<std::string> snapshots;
-      for (int v = std::max(1, cur.validations - o.average_last + 1); v <= cur.validations; ++v)
-        if (std::filesystem::exists(snapshot_path(out_dir, v))) snapshots.push_back(snapshot_path(out_dir, v));
-      if (!snapshots.empty()) average_checkpoints(snapshots, out_dir + "/averaged.pt");
-      log_info("averaged.pt: mean of the last " + std::to_string(snapshots.size()) + " validation-time snapshots");
+
+  // One update (update_freq batches); true when training should stop after it.
+  bool update(const std::vector<std::vector<int64_t>>& plan, Progress& progress) {
+    TrainingContext context;
+    context.update = cur_.steps;
+    context.epoch = cur_.epoch;
+    context.epoch_fraction = static_cast<double>(cur_.batch_in_epoch) / static_cast<double>(plan.size());
+    context.updates_per_epoch = (static_cast<int64_t>(plan.size()) + o_.update_freq - 1) / o_.update_freq;
+    model_.set_training_context(context);
+    const UpdateTotals totals = update_step_->run(plan, cur_.batch_in_epoch, *optimizer_, /*check_features=*/cur_.steps == 0);
+    // the part of the epoch this update ends in (valid_per_epoch: validate when it changes)
+    const auto part_of = [&](int64_t b) { return b * o_.valid_per_epoch / static_cast<int64_t>(plan.size()); };
+    const bool part_done = o_.valid_per_epoch > 1 && part_of(cur_.batch_in_epoch + totals.batches) > part_of(cur_.batch_in_epoch) &&
+                           cur_.batch_in_epoch + totals.batches < static_cast<int64_t>(plan.size());
+    cur_.batch_in_epoch += totals.batches;
+    if (!std::isfinite(totals.loss_sum) || !std::isfinite(totals.grad_norm)) {
+      skip_update();
+      progress.advance(static_cast<std::size_t>(totals.batches));
+      return false;
     }
+    lr_now_ = scheduled_lr(o_.schedule, cur_.lr, cur_.steps + 1, cur_.epoch);
+    set_lr(*optimizer_, lr_now_);
+    optimizer_->step();
+    ++cur_.steps;
+    record(totals);
+    progress.advance(static_cast<std::size_t>(totals.batches));
+    if (cur_.steps % o_.log_interval == 0 && comm_.is_root()) {
+      std::string detail;
+      metrics_.write(window_.close(cur_, lr_now_, totals.grad_norm, elapsed(), detail));
+      progress.set_detail(detail);
+    }
+    cur_.elapsed_seconds = elapsed();
+    return after_update(part_done);
   }
-  result.steps = cur.steps;
-  result.best_epoch = cur.best_epoch;
-  result.best_valid_ppl = cur.best_ppl;
-  result.best_valid_bleu = cur.best_bleu;
-  result.seconds = elapsed();
-  result.target_tokens_per_second = cur.total_tokens / std::max(1e-9, result.seconds);
-  nlohmann::json summary = {{"best_valid_ppl", cur.best_ppl}, {"best_epoch", cur.best_epoch},
-                            {"keep_best", enum_name(o.keep_best)},       {"epochs", result.epochs},
-                            {"steps", cur.steps},             {"skipped_updates", cur.skipped_updates},
-                            {"train_seconds", result.seconds}, {"tgt_tokens_per_s", result.target_tokens_per_second},
-                            {"hardware", hardware},           {"ranks", comm.size()}};
-  if (o.valid_bleu) summary["best_valid_bleu"] = cur.best_bleu;
-  if (comm.is_root()) write_file_atomically(out_dir + "/summary.json", summary.dump(2) + "\n");
-  comm.barrier();
-  return result;
+
+  // Every rank sees the same summed values, so all of them skip together.
+  void skip_update() {
+    ++cur_.skipped_updates;
+    if (comm_.is_root()) {
+      log_warn("update " + std::to_string(cur_.steps + 1) + ": non-finite loss or gradient norm; update skipped (" +
+               std::to_string(cur_.skipped_updates) + " so far)");
+      metrics_.write({{"type", "skipped_update"}, {"step", cur_.steps + 1}, {"epoch", cur_.epoch},
+                      {"skipped_updates", cur_.skipped_updates}});
+    }
+    optimizer_->zero_grad();
+    if (cur_.skipped_updates > o_.max_skipped_updates)
+      throw TrainingFailed("stopping: " + std::to_string(cur_.skipped_updates) +
+                           " updates had a non-finite loss or gradient (train.max_skipped_updates = " +
+                           std::to_string(o_.max_skipped_updates) + "); lower the learning rate or check the data");
+  }
+
+  // The update's sums over every rank into the log window and the cursor.
+  void record(const UpdateTotals& totals) {
+    const double nll = comm_.allreduce_sum(totals.local_nll_sum);
+    std::map<std::string, double> aux;
+    // every rank runs the same model, so every rank has the same term names (sorted by the map)
+    for (const auto& [name, value] : totals.local_aux) aux[name] = comm_.allreduce_sum(value);
+    window_.add(totals.loss_sum, nll, aux, static_cast<int64_t>(totals.target_tokens));
+    cur_.total_tokens += static_cast<int64_t>(totals.target_tokens);
+  }
+
+  // Signals, mid-epoch validation, periodic states and budgets: collective decisions, so that
+  // ranks never part ways. True when training should stop.
+  bool after_update(bool part_done) {
+    const double signal = comm_.allreduce_sum(static_cast<double>(g_stop_signal.load()));
+    if (signal > 0) {
+      save_state(cur_);
+      comm_.barrier();
+      const int sig = g_stop_signal.load() > 0 ? g_stop_signal.load() : SIGTERM;
+      if (comm_.is_root()) log_info("signal " + std::to_string(sig) + ": training state saved to " + state_path_);
+      throw TrainingInterrupted(sig);
+    }
+    if (((o_.valid_interval > 0 && cur_.steps % o_.valid_interval == 0) || part_done) && validate()) return true;
+    if (o_.checkpoint_interval > 0 && cur_.steps % o_.checkpoint_interval == 0) save_state(cur_);
+    const bool budget = (o_.max_minutes > 0 && elapsed() > o_.max_minutes * 60) || (o_.max_steps > 0 && cur_.steps >= o_.max_steps);
+    if (comm_.allreduce_sum(budget ? 1.0 : 0.0) > 0) {
+      if (comm_.is_root()) log_info("training: budget reached (time or steps) in epoch " + std::to_string(cur_.epoch));
+      return true;
+    }
+    return false;
+  }
+
+  // Validation (at epoch ends, and every valid_interval updates when set: LGP checks twice an
+  // epoch): perplexity, optionally greedy BLEU, keep-best, plateau halving, patience, snapshots for
+  // averaging. Every rank computes it on the same parameters, so every rank decides the same.
+  // True when training should stop.
+  bool validate() {
+    cur_.last_validation_step = cur_.steps;
+    ++cur_.validations;
+    auto [valid_nll, valid_tokens] = evaluate_nll(model_, valid_, o_.batch_size, 1 << 20);
+    const double ppl = std::exp(valid_nll);
+    std::vector<std::string> valid_hyps;
+    const double bleu = o_.valid_bleu ? evaluate_greedy_bleu(model_, valid_, *tgt_vocab_, 64, &valid_hyps) : 0.0;
+    const double value = o_.keep_best == KeepBest::kBleu ? -bleu : ppl;
+    if (comm_.is_root()) log_validation(ppl, valid_tokens, bleu);
+    const ValidationDecision decision = apply_validation(policy_, cur_, value, ppl, bleu);
+    if (decision.improved && comm_.is_root()) {
+      save_checkpoint(out_dir_ + "/best.pt", model_, config_);
+      if (o_.valid_bleu) {  // what best.pt translates in-process: a reloaded checkpoint must give the same
+        AtomicFile hyp(out_dir_ + "/best.valid.hyp");
+        for (const auto& h : valid_hyps) hyp.write_line(h);
+        hyp.commit();
+      }
+    }
+    if (comm_.is_root())
+      for (const auto& reason : decision.stop_reasons) log_info(reason);
+    if (o_.average_last > 0 && comm_.is_root()) {
+      save_checkpoint(snapshot_path(out_dir_, cur_.validations), model_, config_);
+      std::filesystem::remove(snapshot_path(out_dir_, cur_.validations - o_.average_last));
+    }
+    model_.train();
+    return decision.stop();
+  }
+  void log_validation(double ppl, int64_t valid_tokens, double bleu) {
+    nlohmann::json m = {{"type", "valid"}, {"step", cur_.steps}, {"epoch", cur_.epoch}, {"valid_ppl", ppl},
+                        {"valid_tokens", valid_tokens}, {"lr", lr_now_}, {"elapsed_s", elapsed()}};
+    if (o_.valid_bleu) m["valid_bleu"] = bleu;
+    metrics_.write(m);
+    log_info("epoch " + std::to_string(cur_.epoch) + ", update " + std::to_string(cur_.steps) + ": valid ppl " +
+             std::to_string(ppl) + (o_.valid_bleu ? ", valid BLEU " + std::to_string(bleu) : std::string()) + ", lr " +
+             std::to_string(lr_now_) + ", " + std::to_string(static_cast<int>(elapsed())) + " s");
+  }
+
+  // last.pt, averaged.pt, summary.json and the result.
+  void finish() {
+    if (comm_.is_root()) {
+      save_checkpoint(out_dir_ + "/last.pt", model_, config_);
+      if (o_.average_last > 0) {
+        std::vector<std::string> snapshots;
+        for (int v = std::max(1, cur_.validations - o_.average_last + 1); v <= cur_.validations; ++v)
+          if (std::filesystem::exists(snapshot_path(out_dir_, v))) snapshots.push_back(snapshot_path(out_dir_, v));
+        if (!snapshots.empty()) average_checkpoints(snapshots, out_dir_ + "/averaged.pt");
+        log_info("averaged.pt: mean of the last " + std::to_string(snapshots.size()) + " validation-time snapshots");
+      }
+    }
+    result_.steps = cur_.steps;
+    result_.best_epoch = cur_.best_epoch;
+    result_.best_valid_ppl = cur_.best_ppl;
+    result_.best_valid_bleu = cur_.best_bleu;
+    result_.seconds = elapsed();
+    result_.target_tokens_per_second = cur_.total_tokens / std::max(1e-9, result_.seconds);
+    nlohmann::json summary = {{"best_valid_ppl", cur_.best_ppl}, {"best_epoch", cur_.best_epoch},
+                              {"keep_best", enum_name(o_.keep_best)}, {"epochs", result_.epochs},
+                              {"steps", cur_.steps}, {"skipped_updates", cur_.skipped_updates},
+                              {"train_seconds", result_.seconds}, {"tgt_tokens_per_s", result_.target_tokens_per_second},
+                              {"hardware", hardware_}, {"ranks", comm_.size()}};
+    if (o_.valid_bleu) summary["best_valid_bleu"] = cur_.best_bleu;
+    if (comm_.is_root()) write_file_atomically(out_dir_ + "/summary.json", summary.dump(2) + "\n");
+    comm_.barrier();
+  }
+
+  Seq2SeqModel& model_;
+  const nlohmann::json& config_;
+  const TrainOptions& o_;
+  const ParallelData& valid_;
+  const std::string out_dir_, hardware_;
+  Communicator& comm_;
+  const torch::Device device_;
+  const Vocab* tgt_vocab_;
+  const std::string state_path_, config_json_;
+  const ValidationPolicy policy_;
+  std::unique_ptr<BatchIterator> batches_;
+  std::unique_ptr<torch::optim::Optimizer> optimizer_;
+  std::unique_ptr<Criterion> criterion_;
+  std::unique_ptr<UpdateStep> update_step_;
+  TrainingCursor cur_;
+  MetricsLog metrics_;
+  MetricsWindow window_;
+  TrainResult result_;
+  Clock::time_point start_ = Clock::now();
+  double elapsed_before_ = 0, lr_now_ = 0;
+};
+
+}  // namespace
+
+TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const TrainOptions& o, const ParallelData& train,
+                        const ParallelData& valid, const std::string& out_dir, const std::string& hardware, Communicator& comm,
+                        bool resume, const Vocab* tgt_vocab, std::optional<torch::Device> device) {
+  const torch::Device on = device ? *device : resolve_device(o.device, launcher_environment().local_rank);
+  return Trainer(model, config, o, train, valid, out_dir, hardware, comm, on, tgt_vocab).run(resume);
 }
 
 }  // namespace synmt

@@ -7,6 +7,7 @@
 #include <array>
 #include <map>
 #include <stdexcept>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -153,11 +154,12 @@ struct TrainResult {
 // With several ranks every rank trains on its share of each batch (sentences rank, rank+size, ...
 // of the same batch plan); gradients and token counts are summed over ranks before the update, so
 // N ranks with batch B update exactly like one process with batch B (up to summation order).
-// Only rank 0 writes files.
+// Only rank 0 writes files. device: where the model trains, as the caller resolved it (synmt-train
+// resolves it once, before its communicator); without it, train.device for this rank's local rank.
 TrainResult train_model(Seq2SeqModel& model, const nlohmann::json& config, const TrainOptions& options,
                         const ParallelData& train, const ParallelData& valid, const std::string& out_dir,
                         const std::string& hardware, Communicator& comm, bool resume = false,
-                        const Vocab* tgt_vocab = nullptr);
+                        const Vocab* tgt_vocab = nullptr, std::optional<torch::Device> device = std::nullopt);
 
 // The run cannot go on (e.g. too many non-finite updates); main() reports it and exits 1.
 struct TrainingFailed : std::runtime_error {
