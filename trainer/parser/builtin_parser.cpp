@@ -308,9 +308,11 @@ ParserScores evaluate_parser(BuiltinParser& parser, const std::string& gold_conl
   return r;
 }
 
-nlohmann::json train_parser(const ParserTrainOptions& o, const ParserOptions& model_options,
-                            const std::vector<std::string>& train_specs, const std::string& dev_conllu, const std::string& out_dir,
-                            const std::string& hardware) {
+namespace {
+
+// The training treebanks, concatenated, cut to max_sentences, labels reduced to the universal
+// inventory when the parser shares an NMT vocabulary.
+std::vector<ParserSentence> load_training_treebanks(const ParserTrainOptions& o, const std::vector<std::string>& train_specs) {
   std::vector<ParserSentence> train;
   for (const auto& spec : train_specs) {
     auto part = load_treebank(spec);
@@ -322,7 +324,13 @@ nlohmann::json train_parser(const ParserTrainOptions& o, const ParserOptions& mo
   if (!o.nmt_vocab.empty())  // the fixed universal inventory: subtypes reduced
     for (auto& s : train)
       for (auto& l : s.labels) l = universal_relation(l);
-  nlohmann::json train_conllu = train_specs;
+  return train;
+}
+
+// A new parser sized by its vocabularies (from the training data, or the NMT vocabulary with the
+// universal inventories), or init_model's: continue from a trained parser (its vocabularies and
+// options), e.g. to extend a run whose wall-clock budget ended while the dev score was still rising.
+BuiltinParser make_parser(const ParserTrainOptions& o, const ParserOptions& model_options, const std::vector<ParserSentence>& train) {
   std::vector<std::vector<std::string>> forms;
   std::set<std::string> upos, labels;
   for (const auto& s : train) {
@@ -331,44 +339,89 @@ nlohmann::json train_parser(const ParserTrainOptions& o, const ParserOptions& mo
     labels.insert(s.labels.begin(), s.labels.end());
   }
   torch::manual_seed(o.seed);
-  // init_model: continue from a trained parser (its vocabularies and options), e.g. to extend a
-  // run whose wall-clock budget ended while the dev score was still rising
-  auto make_parser = [&]() {
-    if (!o.init_model.empty()) return BuiltinParser::load(o.init_model);
-    if (!o.nmt_vocab.empty()) {
-      const auto nmt = Vocab::load(o.nmt_vocab);
-      std::vector<std::string> tokens;
-      for (std::size_t k = 0; k < nmt.size(); ++k) tokens.push_back(nmt.token(static_cast<int32_t>(k)));
-      auto vocab = ParserVocab::for_nmt_vocab(tokens, ud_upos(), ud_relations(), o.fold_case);
-      ParserOptions mo = model_options;
-      if (mo.words != vocab.words() || mo.ngrams != vocab.ngrams() || mo.upos != 17 || mo.labels != 37)
-        throw ConfigError("parser: with nmt_vocab the model sizes must be the vocabulary's (" + std::to_string(vocab.words()) +
-                          " words, " + std::to_string(vocab.ngrams()) + " n-grams, 17 UPOS, 37 labels); got " + mo.to_json().dump());
-      return BuiltinParser(BiaffineParser(mo), vocab);
-    }
-    auto vocab = ParserVocab::build(forms, {upos.begin(), upos.end()}, {labels.begin(), labels.end()}, o.min_word_frequency,
-                                    o.min_ngram_frequency);
+  if (!o.init_model.empty()) return BuiltinParser::load(o.init_model);
+  if (!o.nmt_vocab.empty()) {
+    const auto nmt = Vocab::load(o.nmt_vocab);
+    std::vector<std::string> tokens;
+    for (std::size_t k = 0; k < nmt.size(); ++k) tokens.push_back(nmt.token(static_cast<int32_t>(k)));
+    auto vocab = ParserVocab::for_nmt_vocab(tokens, ud_upos(), ud_relations(), o.fold_case);
     ParserOptions mo = model_options;
-    mo.words = vocab.words();
-    mo.ngrams = vocab.ngrams();
-    mo.upos = static_cast<int64_t>(vocab.upos().size());
-    mo.labels = static_cast<int64_t>(vocab.labels().size());
+    if (mo.words != vocab.words() || mo.ngrams != vocab.ngrams() || mo.upos != 17 || mo.labels != 37)
+      throw ConfigError("parser: with nmt_vocab the model sizes must be the vocabulary's (" + std::to_string(vocab.words()) +
+                        " words, " + std::to_string(vocab.ngrams()) + " n-grams, 17 UPOS, 37 labels); got " + mo.to_json().dump());
     return BuiltinParser(BiaffineParser(mo), vocab);
-  };
-  BuiltinParser parser = make_parser();
+  }
+  auto vocab = ParserVocab::build(forms, {upos.begin(), upos.end()}, {labels.begin(), labels.end()}, o.min_word_frequency,
+                                  o.min_ngram_frequency);
+  ParserOptions mo = model_options;
+  mo.words = vocab.words();
+  mo.ngrams = vocab.ngrams();
+  mo.upos = static_cast<int64_t>(vocab.upos().size());
+  mo.labels = static_cast<int64_t>(vocab.labels().size());
+  return BuiltinParser(BiaffineParser(mo), vocab);
+}
+
+struct ParserEpoch {
+  double mean_loss = 0;
+  bool out_of_time = false;  // max_minutes passed during the epoch (it stopped there)
+};
+
+// One epoch over batches of about batch_words words: arc, label and tag cross-entropies summed.
+ParserEpoch train_parser_epoch(BuiltinParser& parser, torch::optim::Adam& optimizer, const std::vector<ParserSentence>& train,
+                               const ParserTrainOptions& o, std::mt19937_64& rng, Clock::time_point start) {
+  namespace F = torch::nn::functional;
+  auto& model = parser.model();
+  const auto ce = F::CrossEntropyFuncOptions().ignore_index(-100);
+  model->train();
+  double loss_sum = 0;
+  int64_t batches = 0;
+  ParserEpoch r;
+  for (const auto& ids : make_plan(train, o.batch_words, &rng)) {
+    std::vector<const ParserSentence*> batch;
+    for (auto i : ids) batch.push_back(&train[i]);
+    auto b = parser.make_batch(batch);
+    auto out = model->forward(b);
+    auto arc = F::cross_entropy(out.arc_scores.reshape({-1, out.arc_scores.size(-1)}), b.heads.reshape({-1}), ce);
+    auto lab = model->label_scores(out, b.heads);
+    auto label_loss = F::cross_entropy(lab.reshape({-1, lab.size(-1)}), b.labels.reshape({-1}), ce);
+    auto tag_loss = F::cross_entropy(out.upos_logits.reshape({-1, out.upos_logits.size(-1)}), b.upos.reshape({-1}), ce);
+    auto loss = arc + label_loss + tag_loss;
+    optimizer.zero_grad();
+    loss.backward();
+    torch::nn::utils::clip_grad_norm_(model->parameters(), o.clip_norm);
+    optimizer.step();
+    loss_sum += loss.item<double>();
+    ++batches;
+    if (o.max_minutes > 0 && seconds_since(start) > o.max_minutes * 60) {
+      r.out_of_time = true;
+      break;
+    }
+  }
+  r.mean_loss = loss_sum / std::max<int64_t>(1, batches);
+  return r;
+}
+
+}  // namespace
+
+nlohmann::json train_parser(const ParserTrainOptions& o, const ParserOptions& model_options,
+                            const std::vector<std::string>& train_specs, const std::string& dev_conllu, const std::string& out_dir,
+                            const std::string& hardware) {
+  const std::vector<ParserSentence> train = load_training_treebanks(o, train_specs);
+  const nlohmann::json train_conllu = train_specs;
+  BuiltinParser parser = make_parser(o, model_options, train);
   const auto& vocab = parser.vocab();
   const ParserOptions mo = parser.model()->options();
-  auto& model = parser.model();
   int64_t params = 0;
-  for (const auto& p : model->parameters()) params += p.numel();
+  for (const auto& p : parser.model()->parameters()) params += p.numel();
   log_info("parser: " + std::to_string(train.size()) + " training sentences, " + std::to_string(vocab.words()) + " words, " +
            std::to_string(vocab.ngrams()) + " n-grams, " + std::to_string(vocab.labels().size()) + " labels, " +
            std::to_string(params) + " parameters");
-  torch::optim::Adam optimizer(model->parameters(),
+  torch::optim::Adam optimizer(parser.model()->parameters(),
                                torch::optim::AdamOptions(o.lr).betas({o.adam_beta1, o.adam_beta2}).eps(1e-12));
   std::filesystem::create_directories(out_dir);
   MetricsLog metrics(out_dir + "/metrics.jsonl", /*append=*/false);
-  // LAS higher is better: the policy keeps the lowest value; patience counts epochs without a new best
+  // the NMT trainer's validation policy: LAS higher is better, so the policy keeps the lowest
+  // -LAS; patience counts epochs without a new best
   const ValidationPolicy policy{std::max(1, o.patience), /*halve_lr=*/false, HalvingRule::kNoNewBest, 0};
   TrainingCursor cursor;
   cursor.best = std::numeric_limits<double>::infinity();
@@ -376,41 +429,14 @@ nlohmann::json train_parser(const ParserTrainOptions& o, const ParserOptions& mo
   const auto start = Clock::now();
   int best_epoch = 0, epochs = 0;
   ParserScores best;
-  namespace F = torch::nn::functional;
-  auto ce = F::CrossEntropyFuncOptions().ignore_index(-100);
   for (int epoch = 1; epoch <= o.max_epochs; ++epoch) {
-    model->train();
-    double loss_sum = 0;
-    int64_t batches = 0;
-    bool out_of_time = false;
-    for (const auto& ids : make_plan(train, o.batch_words, &rng)) {
-      std::vector<const ParserSentence*> batch;
-      for (auto i : ids) batch.push_back(&train[i]);
-      auto b = parser.make_batch(batch);
-      auto out = model->forward(b);
-      auto arc = F::cross_entropy(out.arc_scores.reshape({-1, out.arc_scores.size(-1)}), b.heads.reshape({-1}), ce);
-      auto lab = model->label_scores(out, b.heads);
-      auto label_loss = F::cross_entropy(lab.reshape({-1, lab.size(-1)}), b.labels.reshape({-1}), ce);
-      auto tag_loss = F::cross_entropy(out.upos_logits.reshape({-1, out.upos_logits.size(-1)}), b.upos.reshape({-1}), ce);
-      auto loss = arc + label_loss + tag_loss;
-      optimizer.zero_grad();
-      loss.backward();
-      torch::nn::utils::clip_grad_norm_(model->parameters(), o.clip_norm);
-      optimizer.step();
-      loss_sum += loss.item<double>();
-      ++batches;
-      if (o.max_minutes > 0 && seconds_since(start) > o.max_minutes * 60) {
-        out_of_time = true;
-        break;
-      }
-    }
+    const ParserEpoch trained = train_parser_epoch(parser, optimizer, train, o, rng, start);
     epochs = epoch;
     auto dev = evaluate_parser(parser, dev_conllu);
-    metrics.write({{"epoch", epoch}, {"train_loss", loss_sum / std::max<int64_t>(1, batches)}, {"dev_uas", dev.uas},
+    metrics.write({{"epoch", epoch}, {"train_loss", trained.mean_loss}, {"dev_uas", dev.uas},
                    {"dev_las", dev.las}, {"dev_upos", dev.upos_accuracy}, {"elapsed_s", seconds_since(start)}});
-    log_info("parser epoch " + std::to_string(epoch) + ": loss " + std::to_string(loss_sum / std::max<int64_t>(1, batches)) +
-             ", dev UAS " + std::to_string(dev.uas) + " LAS " + std::to_string(dev.las) + ", " +
-             std::to_string(static_cast<int>(seconds_since(start))) + " s");
+    log_info("parser epoch " + std::to_string(epoch) + ": loss " + std::to_string(trained.mean_loss) + ", dev UAS " +
+             std::to_string(dev.uas) + " LAS " + std::to_string(dev.las) + ", " + std::to_string(static_cast<int>(seconds_since(start))) + " s");
     cursor.epoch = epoch;
     const ValidationDecision decision = apply_validation(policy, cursor, -dev.las, 0, 0);
     if (decision.improved) {
@@ -421,7 +447,7 @@ nlohmann::json train_parser(const ParserTrainOptions& o, const ParserOptions& mo
       log_info("parser: early stop, no dev LAS improvement for " + std::to_string(o.patience) + " epochs");
       break;
     }
-    if (out_of_time) {
+    if (trained.out_of_time) {
       log_info("parser: wall-clock budget reached");
       break;
     }
