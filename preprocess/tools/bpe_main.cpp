@@ -48,28 +48,29 @@ void declare(CLI::App& app, BpeArgs& a) {
   a.apply->add_option("--threads", a.threads, "worker threads (output order is kept)")->capture_default_str();
 }
 
+// The word counts of every input (get-vocab and learn read the same way).
+synmt::WordCounts count_words(const std::vector<std::string>& inputs, const synmt::LineReaderOptions& ro) {
+  synmt::WordCounts counts;
+  std::string line;
+  for (const auto& path : inputs) {
+    synmt::LineReader in(path, ro);
+    while (in.next(line)) counts.add_line(line);
+  }
+  return counts;
+}
+
 int run(BpeArgs& a) {
   synmt::LineReaderOptions ro;
   ro.strip_cr = false;  // subword-nmt keeps "\r" as trailing whitespace
   if (a.get_vocab->parsed()) {
-    synmt::WordCounts counts;
-    std::string line;
-    for (const auto& path : a.inputs) {
-      synmt::LineReader in(path, ro);
-      while (in.next(line)) counts.add_line(line);
-    }
+    const synmt::WordCounts counts = count_words(a.inputs, ro);
     synmt::AtomicFile out(a.output);
     for (const auto& [w, n] : synmt::vocabulary_by_frequency(counts)) out.write_line(w + " " + std::to_string(n));
     out.commit();
     return 0;
   }
   if (a.learn->parsed()) {
-    synmt::WordCounts counts;
-    std::string line;
-    for (const auto& path : a.inputs) {
-      synmt::LineReader in(path, ro);
-      while (in.next(line)) counts.add_line(line);
-    }
+    const synmt::WordCounts counts = count_words(a.inputs, ro);
     auto merges = synmt::learn_bpe(counts, a.learn_options);
     synmt::AtomicFile out(a.output);
     out.write("#version: 0.2\n");

@@ -212,20 +212,6 @@ reference_rate() {  # BATCH STEPS [--profile-out F] -> target tokens/s of the Py
     --steps "$steps" --warmup 20 --device "$DEVICE" --precision "$PRECISION" --size "$SIZE" "$@" |
     "$PY" -c "import json, sys; print(json.loads(sys.stdin.read())['tgt_tokens_per_s'])"
 }
-utilisation() {  # COMMAND... while nvidia-smi samples the GPU's busy percentage; prints the mean of the middle half
-  [ $GPU = 1 ] || { "$@"; return; }
-  nvidia-smi --query-gpu=utilization.gpu --format=csv,noheader,nounits -lms 100 > "$W/util.csv" &
-  local smi=$!
-  "$@"
-  local rc=$?
-  kill "$smi"
-  "$PY" -c "
-import sys
-v = [float(x) for x in open('$W/util.csv') if x.strip()]
-m = v[len(v) // 4: 3 * len(v) // 4] or v
-print(f'GPU busy {sum(m) / max(len(m), 1):.0f}% (nvidia-smi, {len(v)} samples)', file=sys.stderr)"
-  return $rc
-}
 mfu() {  # RATE -> JSON with FLOPs per token and MFU against the datasheet and the measured peak
   local peak measured
   peak=${PEAK_TFLOPS:-989.4}  # H100 SXM5 / H200: dense bf16, NVIDIA's datasheet
@@ -243,13 +229,13 @@ bench() {
   bash scripts/bench/synthetic_data.sh "$BIN" "$W/bench" $((BIG * (STEPS + 30))) 64 "$LEN" "$VOCAB" || return 1
   local a b
   # small batches (4k target tokens): one pair
-  a=$(utilisation synmt_rate "$SMALL" "$STEPS") || return 1
-  b=$(utilisation reference_rate "$SMALL" "$STEPS") || return 1
+  a=$(synmt_rate "$SMALL" "$STEPS") || return 1
+  b=$(reference_rate "$SMALL" "$STEPS") || return 1
   record "{\"what\": \"bench_pair\", \"arch\": \"$ARCH\", \"precision\": \"$PRECISION\", \"batch\": $SMALL, \"tgt_tokens_per_batch\": $((SMALL * (LEN + 1))), \"synmt\": $a, \"pytorch\": $b, \"ratio\": $("$PY" -c "print(round($a / $b, 3))")}"
   # large batches (~24k target tokens, fairseq's usual update size): A B A B
   for round in 1 2; do
-    a=$(utilisation synmt_rate "$BIG" "$STEPS") || return 1
-    b=$(utilisation reference_rate "$BIG" "$STEPS") || return 1
+    a=$(synmt_rate "$BIG" "$STEPS") || return 1
+    b=$(reference_rate "$BIG" "$STEPS") || return 1
     record "{\"what\": \"bench_pair\", \"round\": $round, \"arch\": \"$ARCH\", \"precision\": \"$PRECISION\", \"batch\": $BIG, \"tgt_tokens_per_batch\": $((BIG * (LEN + 1))), \"synmt\": $a, \"pytorch\": $b, \"ratio\": $("$PY" -c "print(round($a / $b, 3))")}"
     record "$(mfu "$a" | "$PY" -c "import json,sys; rows=[json.loads(l) for l in sys.stdin]; print(json.dumps({'what': 'mfu_synmt', 'batch': $BIG, 'per_peak': rows}))")"
     record "$(mfu "$b" | "$PY" -c "import json,sys; rows=[json.loads(l) for l in sys.stdin]; print(json.dumps({'what': 'mfu_pytorch', 'batch': $BIG, 'per_peak': rows}))")"

@@ -110,8 +110,7 @@ void dump_parameters(const std::string& path, synmt::Seq2SeqModel& net) {
 }
 
 // Builds the model for the data, trains it (train/trainer.h) and reports.
-int train(const TrainArgs& a, const synmt::Json& config) {
-  const auto train_options = synmt::TrainOptions::from_json(config["train"]);
+int train(const TrainArgs& a, const synmt::Json& config, const synmt::TrainOptions& train_options) {
   auto src_vocab = synmt::Vocab::load(a.src_vocab);
   auto tgt_vocab = synmt::Vocab::load(a.tgt_vocab);
   synmt::Json model = config["model"];
@@ -157,7 +156,7 @@ int train(const TrainArgs& a, const synmt::Json& config) {
 
 int run(const TrainArgs& a) {
   const synmt::Json config = resolved_config(a);
-  synmt::TrainOptions::from_json(config["train"]);  // rejects a bad value before anything else
+  const auto train_options = synmt::TrainOptions::from_json(config["train"]);  // rejects a bad value first
   if (a.print_config) {
     std::printf("%s\n", config.dump(2).c_str());
     return 0;
@@ -167,7 +166,7 @@ int run(const TrainArgs& a) {
     if (required->empty())
       throw std::invalid_argument("synmt-train needs --train, --valid, --src-vocab, --tgt-vocab and --out-dir "
                                   "(only --check-config and --print-config run without data)");
-  return train(a, config);
+  return train(a, config, train_options);
 }
 
 }  // namespace
