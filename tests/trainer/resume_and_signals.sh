@@ -6,7 +6,9 @@
 #     byte-identical to the uninterrupted run.
 #  Each counts only when the signal ended the run (137 / 143, a state on disk) and the resume
 #  starts strictly between update 0 and 120; a run that finished before the signal fails.
-#  3. --resume with a state of another configuration sets it aside and trains afresh.
+#  3. best.pt deleted after a run (as Snakemake deletes a failed job's outputs): --resume puts the
+#     same best weights back from the training state.
+#  4. --resume with a state of another configuration sets it aside and trains afresh.
 # Prints 'N passed, N failed'.
 set -uo pipefail
 BIN=$1/bin
@@ -55,6 +57,18 @@ for sig in KILL TERM; do
   if cmp -s "$T/full.bin" "$T/$sig.bin"; then passed=$((passed + 1)); echo "SIG$sig + --resume: parameters byte-identical"
   else echo "FAIL: parameters differ after SIG$sig + --resume"; failed=$((failed + 1)); fi
 done
+# best.pt removed by the workflow manager comes back, byte-identical, from the training state
+out="$T/run_TERM"
+if [ -s "$out/best.pt" ]; then
+  cp "$out/best.pt" "$T/best.before" && rm "$out/best.pt"
+  if train -o "$out" --resume > "$T/best.log" 2>&1 && grep -q "restored from" "$T/best.log" && cmp -s "$T/best.before" "$out/best.pt"; then
+    passed=$((passed + 1)); echo "deleted best.pt: restored from the training state, byte-identical"
+  else
+    echo "FAIL: deleted best.pt not restored on --resume"; tail -3 "$T/best.log"; failed=$((failed + 1))
+  fi
+else
+  echo "FAIL: the SIGTERM run left no best.pt"; failed=$((failed + 1))
+fi
 # a state left by another configuration is set aside, not resumed from
 sed 's/"lr": 0.005/"lr": 0.004/' "$T/cfg.json" > "$T/other.json"
 if "$BIN/synmt-train" -c "$T/other.json" --train "$T/d.h5" --valid "$T/d.h5" --src-vocab "$T/vs" --tgt-vocab "$T/vt" \

@@ -258,12 +258,35 @@ class Trainer {
     }
     if (resume && std::filesystem::exists(state_path_)) {
       cur_ = load_training_state(state_path_, model_, *optimizer_, config_json_, comm_.rank(), comm_.size());
-      if (comm_.is_root())
+      if (comm_.is_root()) {
         log_info("resuming at epoch " + std::to_string(cur_.epoch) + ", batch " + std::to_string(cur_.batch_in_epoch) +
                  ", update " + std::to_string(cur_.steps));
-    } else if (resume && comm_.is_root()) {
-      log_info("--resume: no " + state_path_ + " yet, starting from scratch");
+        restore_best_from_state();
+      }
+    } else if (comm_.is_root()) {
+      if (resume) log_info("--resume: no " + state_path_ + " yet, starting from scratch");
+      std::filesystem::remove(kept_best_path());  // an earlier run's best must not come back into this one
     }
+    comm_.barrier();
+  }
+
+  // Snakemake deletes a failed job's declared outputs, best.pt among them, and a resumed run that
+  // never improves again could not rebuild it: the training state keeps its own name for the best
+  // weights (a hard link, so no second copy on disk; a copy where the file system has no links).
+  std::string kept_best_path() const { return out_dir_ + "/state.best.pt"; }
+  void keep_best_in_state() {
+    std::error_code ec;
+    std::filesystem::remove(kept_best_path());
+    std::filesystem::create_hard_link(out_dir_ + "/best.pt", kept_best_path(), ec);
+    if (ec) std::filesystem::copy_file(out_dir_ + "/best.pt", kept_best_path());
+  }
+  void restore_best_from_state() {
+    const std::string best = out_dir_ + "/best.pt";
+    if (std::filesystem::exists(best) || !std::filesystem::exists(kept_best_path())) return;
+    std::error_code ec;
+    std::filesystem::create_hard_link(kept_best_path(), best, ec);
+    if (ec) std::filesystem::copy_file(kept_best_path(), best);
+    log_info(best + " was missing (removed after an interrupted run): restored from " + kept_best_path());
   }
 
   // Every rank's RNG state goes into the training state (a collective: all ranks call it at the
@@ -402,6 +425,7 @@ class Trainer {
     const ValidationDecision decision = apply_validation(policy_, cur_, value, ppl, bleu);
     if (decision.improved && comm_.is_root()) {
       save_checkpoint(out_dir_ + "/best.pt", model_, config_);
+      keep_best_in_state();
       if (o_.valid_bleu) {  // what best.pt translates in-process: a reloaded checkpoint must give the same
         AtomicFile hyp(out_dir_ + "/best.valid.hyp");
         for (const auto& h : valid_hyps) hyp.write_line(h);
