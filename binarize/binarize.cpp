@@ -33,43 +33,6 @@ parse::ParsedCorpus read_keyed_cache(const std::string& cache, const std::string
   return parse::read_parse_cache(cache, sha256_file(corpus), "");
 }
 
-// The parse cache of a split with its labels and UPOS mapped onto the pair's inventories.
-struct SourceParses {
-  parse::ParsedCorpus parses;
-  parse::SyntaxInventories inventories;
-  parse::CacheIdMap ids;
-  int64_t unknown_labels = 0, unknown_upos = 0;  // words, summed over the split
-};
-
-SourceParses load_source_parses(const SplitFiles& f, ParallelData& data) {
-  SourceParses p;
-  p.parses = read_keyed_cache(f.src_parse, f.src_parse_corpus);
-  p.inventories = {parse::Inventory::load(f.src_labels), parse::Inventory::load(f.src_upos)};
-  p.ids = parse::map_cache_ids(p.parses, p.inventories);
-  data.src_label_names = p.inventories.labels.names();
-  data.src_upos_names = p.inventories.upos.names();
-  if (!p.ids.unknown_labels.empty()) log_warn(f.src_parse + ": labels not in " + f.src_labels + " (id 0 = <unk>): " + joined(p.ids.unknown_labels));
-  if (!p.ids.unknown_upos.empty()) log_warn(f.src_parse + ": UPOS not in " + f.src_upos + " (id 0 = <unk>): " + joined(p.ids.unknown_upos));
-  return p;
-}
-
-// The syntax fields of the source sentence just read (line `rs`), sentence data.size() of the cache.
-void add_sentence_syntax(const std::vector<std::string>& pieces, SourceParses& p, parse::SubwordMarks marks, const SplitFiles& f,
-                         LineReader& rs, ParallelData& data) {
-  parse::SourceSyntax s;
-  try {
-    s = parse::map_sentence_syntax(pieces, p.parses, data.size(), p.ids, marks);
-  } catch (const std::invalid_argument& e) {
-    rs.fail(std::string("does not match the parse cache ") + f.src_parse + ": " + e.what());
-  }
-  append(data.src_parent_middle, s.parent_middle);
-  append(data.src_parent_first, s.parent_first);
-  append(data.src_label, s.label);
-  append(data.src_upos, s.upos);
-  append(data.src_word, s.word);
-  p.unknown_labels += s.unknown_label_words;
-  p.unknown_upos += s.unknown_upos_words;
-}
 
 // Word spans need only the sub-word marks.
 void add_word_spans(const std::vector<std::string>& pieces, parse::SubwordMarks marks, ParallelData& data) {
@@ -98,6 +61,37 @@ void set_attributes(const SplitFiles& f, const Vocab& sv, const Vocab& tv, const
 }
 
 }  // namespace
+
+SourceParses load_source_parses(const std::string& cache, const std::string& corpus, const std::string& labels,
+                                const std::string& upos, ParallelData& data) {
+  SourceParses p;
+  p.cache = cache;
+  p.parses = read_keyed_cache(cache, corpus);
+  p.inventories = {parse::Inventory::load(labels), parse::Inventory::load(upos)};
+  p.ids = parse::map_cache_ids(p.parses, p.inventories);
+  data.src_label_names = p.inventories.labels.names();
+  data.src_upos_names = p.inventories.upos.names();
+  if (!p.ids.unknown_labels.empty()) log_warn(cache + ": labels not in " + labels + " (id 0 = <unk>): " + joined(p.ids.unknown_labels));
+  if (!p.ids.unknown_upos.empty()) log_warn(cache + ": UPOS not in " + upos + " (id 0 = <unk>): " + joined(p.ids.unknown_upos));
+  return p;
+}
+
+void append_sentence_syntax(const std::vector<std::string>& pieces, SourceParses& p, parse::SubwordMarks marks,
+                            LineReader& in, ParallelData& data) {
+  parse::SourceSyntax s;
+  try {
+    s = parse::map_sentence_syntax(pieces, p.parses, data.size(), p.ids, marks);
+  } catch (const std::invalid_argument& e) {
+    in.fail(std::string("does not match the parse cache ") + p.cache + ": " + e.what());
+  }
+  append(data.src_parent_middle, s.parent_middle);
+  append(data.src_parent_first, s.parent_first);
+  append(data.src_label, s.label);
+  append(data.src_upos, s.upos);
+  append(data.src_word, s.word);
+  p.unknown_labels += s.unknown_label_words;
+  p.unknown_upos += s.unknown_upos_words;
+}
 
 Vocab build_vocab_from_files(const std::vector<std::string>& inputs, const VocabOptions& options) {
   std::vector<std::pair<std::string, int64_t>> counts;
@@ -145,7 +139,7 @@ ParallelData binarize_split(const SplitFiles& f) {
   const auto tv = Vocab::load(f.tgt_vocab);
   ParallelData data;
   SourceParses parses;
-  if (with_syntax) parses = load_source_parses(f, data);
+  if (with_syntax) parses = load_source_parses(f.src_parse, f.src_parse_corpus, f.src_labels, f.src_upos, data);
   LineReader rs(f.src), rt(f.tgt);
   std::string a, b;
   while (next_pair(rs, rt, a, b)) {
@@ -155,7 +149,7 @@ ParallelData binarize_split(const SplitFiles& f) {
     const auto pieces = split_nonempty(a, ' ');
     if (pieces.size() != si.size()) rs.fail("sub-word count differs from the vocabulary encoding");
     if (with_syntax)  // sentence i of the cache belongs to this line
-      add_sentence_syntax(pieces, parses, marks, f, rs, data);
+      append_sentence_syntax(pieces, parses, marks, rs, data);
     else
       add_word_spans(pieces, marks, data);
     data.add(si, ti, unknown_forms_of(pieces, si));  // LGP-NMT's n-grams and UnkRep read them
