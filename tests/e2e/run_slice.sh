@@ -70,7 +70,8 @@ cache="$P/parse/train.src.h5"
 "${SM[0]}" "$cache" "${SM[@]:1}" > "$T/parse.log" 2>&1 || { tail -30 "$T/parse.log"; exit 1; }
 test -s "$cache" || { echo "no parse cache"; exit 1; }
 grep -q '"dev_uas"' "$T/results/parsers/en_ewt/summary.json" || { echo "no parser summary"; exit 1; }
-"${SM[0]}" "$cache" "${SM[@]:1}" -n 2>&1 | grep -q "Nothing to be done" || { echo "the parse cache would be rebuilt"; exit 1; }
+"${SM[0]}" "$cache" "${SM[@]:1}" -n > "$T/parse_again.log" 2>&1
+grep -q "Nothing to be done" "$T/parse_again.log" || { echo "the parse cache would be rebuilt:"; grep -E "^(rule|localrule)|reason:" "$T/parse_again.log" | head -20; exit 1; }
 "$BUILD/bin/synmt-parse" --backend builtin --model "$T/results/parsers/en_ewt/parser.pt" -i "$P/clean/train.src" \
   -o "$cache" 2> "$T/reparse.log" || { cat "$T/reparse.log"; exit 1; }
 grep -q reused "$T/reparse.log" || { echo "synmt-parse did not reuse a matching cache"; exit 1; }
