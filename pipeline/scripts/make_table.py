@@ -3,7 +3,9 @@ measured: per cell the value (a seed group's mean ± sample standard deviation),
 marks against each comparison row, Δ to the first comparison row, optionally the bootstrap 95%
 interval, and the paper's own number beside it; for every comparison the paper makes (a row
 against its comparison row, per column) a verdict computed from both (verdict.py), and a tally of
-the verdicts under the table.
+the verdicts under the table. Where both rows of a comparison are seed groups, a note gives the
+seed-level test too (Welch's t-test over the runs' scores): the bootstrap of the concatenated
+outputs resamples test sentences and does not see how much training runs differ.
 
 Everything printed comes from the inputs (scores, significance tests, training summaries, the runs'
 provenance, the paper's YAML), never from the clock, so the same results give byte-identical files.
@@ -14,6 +16,7 @@ import statistics
 import sys
 
 import yaml
+from scipy import stats  # Welch's t-test across seeds: the t distribution's tail, not hand-written
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from experiment import MARK_LEVELS, METRIC_NAMES, marks_for  # noqa: E402
@@ -103,6 +106,15 @@ def paper_cell(paper, row, column):
     return f"{v}{mark}", float(v)
 
 
+def seed_level_p(per_run, cell, base):
+    """Welch's two-sided t-test p-value of two seed groups' per-run values (both with 2 or more runs
+    and some spread), else None."""
+    a, b = per_run.get(cell, []), per_run.get(base, [])
+    if len(a) < 2 or len(b) < 2 or (statistics.pstdev(a) == 0 and statistics.pstdev(b) == 0):
+        return None
+    return float(stats.ttest_ind(a, b, equal_var=False).pvalue)
+
+
 def comparison_verdict(paper, rows, row, col, ci, comp, cell, measured, decimals):
     """('vs ROW: paper +1.30‡ · here +0.87† · agrees', verdict) for one comparison in one column, or
     ('', None) when the paper or the measurement lacks one of the two rows."""
@@ -146,6 +158,7 @@ def main(sm):
     cells = {(c["row"], c["column"]): c for c in t["cells"]}
     signatures = {}
     measured = {}
+    per_run = {}  # (row, column) -> the runs' values, for the seed-level test
     for key, c in list(cells.items()):
         col = columns[key[1]]
         if not c["runs"] and "stat" in col and not has_key(load_json(c["values"][0]), col["stat"]["key"]):
@@ -160,6 +173,7 @@ def main(sm):
         mean = statistics.fmean(vals)
         sd = statistics.stdev(vals) if len(vals) > 1 else None
         measured[key] = (mean, sd, len(vals))
+        per_run[key] = vals
     any_tests = any(c["tests"] for c in cells.values())
     any_comparisons = any(r["comparisons"] for r in t["rows"])
     md_cols = ["system"]
@@ -175,6 +189,7 @@ def main(sm):
                 md_cols.append(f"verdict ({col['label']})")
     md_rows, csv_rows = [], []
     all_verdicts = []
+    seed_notes = {}  # "ROW vs BASE" -> ["COLUMN p = 0.19", ...]
     paper_marks_recorded = paper is not None and bool(paper.get("marks"))
     for row in t["rows"]:
         md = {"system": row["label"]}
@@ -212,6 +227,12 @@ def main(sm):
                 scale = DISPLAY_SCALE.get(col.get("metric"), 1.0)
                 lo, hi = scale * (b["mean"] - b["ci"]), scale * (b["mean"] + b["ci"])
                 md[f"95% CI ({col['label']})"] = f"[{fmt(lo, d)}, {fmt(hi, d)}]"
+            seed_tests = []
+            for comp in row["comparisons"]:
+                p = seed_level_p(per_run, (row["label"], ci), (comp["row"], ci))
+                if p is not None:
+                    seed_tests.append(f"vs {comp['row']}: {p:.4f}")
+                    seed_notes.setdefault(f"{row['label']} vs {comp['row']}", []).append(f"{col['label']} p = {p:.2f}")
             texts = []
             for comp in row["comparisons"]:
                 text, result = comparison_verdict(paper, t["rows"], row, col, ci, comp, c, measured, d)
@@ -221,13 +242,14 @@ def main(sm):
             if texts:
                 md[f"verdict ({col['label']})"] = "; ".join(texts)
             csv.update({"n": n, "value": fmt(mean, 4), "sd": fmt(sd, 4), "marks": marks, "p_values": "; ".join(pvals),
+                        "p_seeds": "; ".join(seed_tests),
                         "verdicts": "; ".join(texts),
                         "delta": signed(delta, 4), "ci_low": fmt(lo, 4), "ci_high": fmt(hi, 4),
                         "runs": " ".join(c["runs"]),
                         "budget": "; ".join(sorted({runs[r]["budget"] for r in c["runs"]}))})
             csv_rows.append(csv)
         md_rows.append(md)
-    csv_cols = ["row", "system", "column", "pair", "test", "statistic", "n", "value", "sd", "marks", "p_values", "delta",
+    csv_cols = ["row", "system", "column", "pair", "test", "statistic", "n", "value", "sd", "marks", "p_values", "p_seeds", "delta",
                 "ci_low", "ci_high", "paper", "paper_value", "verdicts", "runs", "budget"]
 
     # header: scale, hardware, budget, date and commit from the results, signatures, bootstrap
@@ -279,6 +301,10 @@ def main(sm):
                      f"--seed {boot['seed']} --baseline {results}/groups/BASELINE/PAIR/hyp.TEST.txt {results}/groups/SYSTEM/PAIR/hyp.TEST.txt`.")
     if any(measured[k][2] > 1 for k in measured):
         notes.append("Seed groups: mean ± sample standard deviation (n − 1) over the runs.")
+    if seed_notes:
+        notes.append("Across seeds (Welch's t-test over the runs' scores, two-sided; the bootstrap above resamples test "
+                     "sentences of the concatenated outputs and does not see how much training runs differ): "
+                     + "; ".join(f"{k}: {', '.join(v)}" for k, v in seed_notes.items()) + ".")
     notes += t.get("notes", [])
     if paper is not None and any_comparisons:
         notes.append("Verdict, per comparison the paper makes (\"paper\": its difference and marks; \"here\": the measured Δ and "
