@@ -1,0 +1,39 @@
+# scripts/analysis/head_choices.py on a dump written here in the layout synmt-translate writes
+# (values flattened per sentence, offsets, shapes; row i = word i's heads, p(ROOT) on the diagonal).
+import h5py
+import numpy as np
+import pytest
+
+import head_choices as hc
+
+
+def write_dump(path, matrices, tensor="heads"):
+    with h5py.File(path, "w") as f:
+        f[tensor] = np.concatenate([m.ravel() for m in matrices]).astype(np.float32)
+        f[f"{tensor}_offsets"] = np.cumsum([0] + [m.size for m in matrices]).astype(np.int64)
+        f[f"{tensor}_shapes"] = np.array([s for m in matrices for s in m.shape], dtype=np.int64)
+
+
+def test_counts_each_kind_of_head(tmp_path):
+    hub = np.array([[0.9, 0.1, 0.0, 0.0],   # word 0: ROOT (diagonal)
+                    [1.0, 0.0, 0.0, 0.0],   # word 1: the first word (also its previous; first wins)
+                    [0.8, 0.1, 0.1, 0.0],   # word 2: the first word
+                    [0.0, 0.0, 0.7, 0.3]])  # word 3: the previous word
+    chain = np.array([[0.0, 1.0, 0.0],      # word 0: the next word
+                      [0.0, 0.0, 1.0],      # word 1: the next word
+                      [0.0, 0.0, 1.0]])     # word 2: ROOT
+    short = np.array([[1.0, 0.0], [1.0, 0.0]])  # fewer than 3 words: left out
+    write_dump(tmp_path / "d.h5", [hub, chain, short])
+    shares, entropy, words = hc.head_choices(str(tmp_path / "d.h5"))
+    assert words == 7
+    assert shares == pytest.approx({"ROOT": 2 / 7, "first word": 2 / 7, "previous": 1 / 7, "next": 2 / 7, "other": 0.0})
+    assert entropy > 0
+
+
+def test_refuses_a_missing_tensor_and_a_non_square_matrix(tmp_path):
+    write_dump(tmp_path / "d.h5", [np.ones((3, 3)) / 3])
+    with pytest.raises(SystemExit, match="no tensor 'attention'"):
+        hc.head_choices(str(tmp_path / "d.h5"), "attention")
+    write_dump(tmp_path / "r.h5", [np.ones((3, 4)) / 4])
+    with pytest.raises(SystemExit, match="3 x 4"):
+        hc.head_choices(str(tmp_path / "r.h5"))
