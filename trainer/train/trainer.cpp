@@ -273,20 +273,21 @@ class Trainer {
   // Snakemake deletes a failed job's declared outputs, best.pt among them, and a resumed run that
   // never improves again could not rebuild it: the training state keeps its own name for the best
   // weights (a hard link, so no second copy on disk; a copy where the file system has no links).
+  std::string best_path() const { return out_dir_ + "/best.pt"; }
   std::string kept_best_path() const { return out_dir_ + "/state.best.pt"; }
-  void keep_best_in_state() {
+  static void link_or_copy(const std::string& from, const std::string& to) {
     std::error_code ec;
+    std::filesystem::create_hard_link(from, to, ec);
+    if (ec) std::filesystem::copy_file(from, to);
+  }
+  void keep_best_in_state() {
     std::filesystem::remove(kept_best_path());
-    std::filesystem::create_hard_link(out_dir_ + "/best.pt", kept_best_path(), ec);
-    if (ec) std::filesystem::copy_file(out_dir_ + "/best.pt", kept_best_path());
+    link_or_copy(best_path(), kept_best_path());
   }
   void restore_best_from_state() {
-    const std::string best = out_dir_ + "/best.pt";
-    if (std::filesystem::exists(best) || !std::filesystem::exists(kept_best_path())) return;
-    std::error_code ec;
-    std::filesystem::create_hard_link(kept_best_path(), best, ec);
-    if (ec) std::filesystem::copy_file(kept_best_path(), best);
-    log_info(best + " was missing (removed after an interrupted run): restored from " + kept_best_path());
+    if (std::filesystem::exists(best_path()) || !std::filesystem::exists(kept_best_path())) return;
+    link_or_copy(kept_best_path(), best_path());
+    log_info(best_path() + " was missing (removed after an interrupted run): restored from " + kept_best_path());
   }
 
   // Every rank's RNG state goes into the training state (a collective: all ranks call it at the
@@ -424,7 +425,7 @@ class Trainer {
     if (comm_.is_root()) log_validation(ppl, valid_tokens, bleu);
     const ValidationDecision decision = apply_validation(policy_, cur_, value, ppl, bleu);
     if (decision.improved && comm_.is_root()) {
-      save_checkpoint(out_dir_ + "/best.pt", model_, config_);
+      save_checkpoint(best_path(), model_, config_);
       keep_best_in_state();
       if (o_.valid_bleu) {  // what best.pt translates in-process: a reloaded checkpoint must give the same
         AtomicFile hyp(out_dir_ + "/best.valid.hyp");
