@@ -11,6 +11,10 @@
 #   demo/          the two demo systems' checkpoints and the Multi30k test input for decoding
 #                  (DEMO=0 leaves them out; DEMO_SYSTEMS names which: both together exceed
 #                  the carry limit beside the bundle).
+#   mini/          mini-scale pipeline runs to train on the GPU (MINI_RUNS: their system folders,
+#                  each holding the train_config.json the pipeline wrote; MINI_DATA: the pair's
+#                  work folder with data/train.h5, data/valid.h5, vocab.src, vocab.tgt). All the
+#                  runs of one call share one pair's data.
 # The GPU machine has no network and no Debian packages of ours; a build there (scripts/gpu/build.sh)
 # would spend about half of a lease's 15 device-minutes compiling.
 set -euo pipefail
@@ -54,5 +58,13 @@ if [ "${DEMO:-1}" = 1 ]; then
     cp results/systems/$s/hyp.test.sub "$OUT/demo/$s.cpu_here.sub"
   done
   cp work/multi30k_en_de/vocab.src work/multi30k_en_de/vocab.tgt work/multi30k_en_de/bpe/test.src "$OUT/demo/"
+fi
+if [ -n "${MINI_RUNS:-}" ]; then
+  mkdir -p "$OUT/mini/data"
+  for f in data/train.h5 data/valid.h5 vocab.src vocab.tgt; do cp "${MINI_DATA:?set MINI_DATA}/$f" "$OUT/mini/data/"; done
+  for r in $MINI_RUNS; do
+    mkdir -p "$OUT/mini/runs/$(basename "$r")"
+    cp "$r/train_config.json" "$OUT/mini/runs/$(basename "$r")/"
+  done
 fi
 du -sh "$OUT"/* | sort -h

@@ -12,7 +12,9 @@
 # peak), tests (the trainer suite; the conformance suite and the CUDA kernel tests on the GPU),
 # bench (Transformer base, bf16: synmt-train vs the PyTorch loop, A B A B, MFU), profile (where the
 # GPU time goes, both programs), decode (demo systems, beam 5, GPU vs CPU), ranks (two ranks on the
-# one GPU: MPI and NCCL; a stalled and a killed rank).
+# one GPU: MPI and NCCL; a stalled and a killed rank), mini (pipeline runs carried by bundle.sh's
+# MINI_RUNS trained on the GPU, side by side, with the pipeline's own configuration; the first
+# MINI_RETURN finished ones come back as best.pt in 15 MiB parts, every run's logs in logs.tar.gz).
 # Out: summary.md (what a reader needs), results.jsonl (one JSON per figure), logs.tar.gz (every
 # step's log, the profiles). Knobs: BUDGET (seconds, 480), DEVICE (cuda), PYTHON (python3), STEPS,
 # ONLY (a comma list of steps to run; setup always runs).
@@ -363,6 +365,51 @@ JSON
 }
 
 # ---------------------------------------------------------------------------------------------
+# mini: the carried runs side by side on the one GPU (small RNN batches leave it mostly idle), each
+# with the pipeline's command line plus train.device; SIGTERM (state.pt, exit 143) before the cap.
+mini() {
+  local M=$RUN/mini T=$W/mini
+  [ -d "$M/runs" ] || { echo "no mini runs carried"; return 1; }
+  mkdir -p "$T"
+  local threads=${MINI_THREADS:-3} deadline=$((BUDGET - SECONDS - 45)) pids=() r
+  local dev=cuda
+  [ $GPU = 0 ] && dev=cpu
+  for r in "$M"/runs/*/; do
+    r=$(basename "$r")
+    mkdir -p "$T/$r"
+    cp "$M/runs/$r/train_config.json" "$T/$r/"
+    "$BIN/synmt-train" -c "$T/$r/train_config.json" --set train.threads="$threads" --set train.device="$dev" \
+      --train "$M/data/train.h5" --valid "$M/data/valid.h5" --resume --src-vocab "$M/data/vocab.src" \
+      --tgt-vocab "$M/data/vocab.tgt" -o "$T/$r" 2> "$T/$r/train.log" &
+    pids+=($!)
+  done
+  local t0=$SECONDS
+  while [ $((SECONDS - t0)) -lt "$deadline" ] && kill -0 "${pids[@]}" 2>/dev/null; do
+    local alive=0 p
+    for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
+    [ $alive = 0 ] && break
+    sleep 2
+  done
+  kill -TERM "${pids[@]}" 2>/dev/null
+  wait
+  local returned=0
+  for r in "$M"/runs/*/; do
+    r=$(basename "$r")
+    local done_=no
+    [ -f "$T/$r/summary.json" ] && done_=yes
+    record "{\"what\": \"mini_run\", \"system\": \"$r\", \"device\": \"$dev\", \"finished\": \"$done_\", \"seconds\": $((SECONDS - t0)), \"last_validation\": $("$PY" -c "import json,sys; v=[x for x in map(json.loads, open(sys.argv[1])) if x.get('type') == 'valid']; print(json.dumps(v[-1] if v else None))" "$T/$r/metrics.jsonl" 2>/dev/null || echo null)}"
+    if [ $done_ = yes ] && [ "$returned" -lt "${MINI_RETURN:-2}" ]; then
+      split -b 15M -d "$T/$r/best.pt" "$OUT/$r.best.pt.part"
+      returned=$((returned + 1))
+    fi
+    mkdir -p "$W/logs/mini/$r"
+    cp "$T/$r"/*.json* "$T/$r"/train.log "$W/logs/mini/$r/" 2>/dev/null
+    [ -f "$T/$r/best.pt" ] && sha256sum "$T/$r/best.pt" > "$W/logs/mini/$r/best.pt.sha256"
+  done
+  return 0
+}
+
+# ---------------------------------------------------------------------------------------------
 note "# GPU first light: $(date -u +%FT%TZ), device $DEVICE, budget $BUDGET s"
 step setup 60 setup
 step tests 120 tests
@@ -370,6 +417,7 @@ step bench 150 bench
 step profile 90 profile
 step decode 100 decode
 step ranks 120 ranks
+step mini 600 mini
 note "total: $SECONDS s"
 pack
 cat "$SUMMARY"

@@ -8,7 +8,8 @@
 #  starts strictly between update 0 and 120; a run that finished before the signal fails.
 #  3. best.pt deleted after a run (as Snakemake deletes a failed job's outputs): --resume puts the
 #     same best weights back from the training state.
-#  4. --resume with a state of another configuration sets it aside and trains afresh.
+#  4. --resume with a state of another configuration sets it aside and trains afresh; another
+#     thread count (a requeue onto another node) is the same configuration and resumes.
 # Prints 'N passed, N failed'.
 set -uo pipefail
 BIN=$1/bin
@@ -77,6 +78,13 @@ if "$BIN/synmt-train" -c "$T/other.json" --train "$T/d.h5" --valid "$T/d.h5" --s
   passed=$((passed + 1)); echo "state of another config: set aside, trained afresh"
 else
   echo "FAIL: stale state handling"; tail -3 "$T/stale.log"; failed=$((failed + 1))
+fi
+# threads say how to run, not what to compute: a requeue with another core count resumes
+if train -o "$T/run_KILL" --resume --set train.threads=2 > "$T/threads.log" 2>&1 && grep -q "resuming at" "$T/threads.log" \
+     && [ ! -e "$T/run_KILL/state.pt.stale" ]; then
+  passed=$((passed + 1)); echo "another thread count: resumed ($(grep -o 'resuming at.*' "$T/threads.log"))"
+else
+  echo "FAIL: a resume with another thread count did not resume"; tail -3 "$T/threads.log"; failed=$((failed + 1))
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,6 +1,7 @@
 #include "trainer/train/training_state.h"
 
 #include <ATen/CPUGeneratorImpl.h>
+#include <nlohmann/json.hpp>
 #include <torch/serialize.h>
 
 #include "core/error.h"
@@ -8,6 +9,23 @@
 #include "trainer/device.h"
 
 namespace synmt {
+
+namespace {
+
+// The resolved config without the settings that only say how to execute the run (threads, the
+// collectives' deadline, how often to log): two configs that agree on the rest train the same model.
+nlohmann::json what_is_computed(const std::string& config_json) {
+  nlohmann::json j = nlohmann::json::parse(config_json, nullptr, /*allow_exceptions=*/false);
+  if (j.is_object() && j.contains("train") && j["train"].is_object())
+    for (const char* key : {"threads", "comm_timeout", "log_interval"}) j["train"].erase(key);
+  return j;
+}
+
+bool same_training(const std::string& stored_json, const std::string& config_json) {
+  return stored_json == config_json || what_is_computed(stored_json) == what_is_computed(config_json);
+}
+
+}  // namespace
 
 void save_training_state(const std::string& path, Seq2SeqModel& model, torch::optim::Optimizer& optimizer,
                          const TrainingCursor& c, const std::string& config_json, const torch::Tensor& rank_rng_states) {
@@ -34,7 +52,7 @@ bool training_state_matches(const std::string& path, const std::string& config_j
   return read_archive_records(path, "training state", [&] {
     c10::IValue format, config;
     return archive.try_read("format", format) && format.isString() && format.toStringRef() == kTrainingStateFormat &&
-           archive.try_read("config", config) && config.isString() && config.toStringRef() == config_json;
+           archive.try_read("config", config) && config.isString() && same_training(config.toStringRef(), config_json);
   });
 }
 
@@ -46,7 +64,7 @@ TrainingCursor load_training_state(const std::string& path, Seq2SeqModel& model,
     c10::IValue format, config;
     if (!archive.try_read("format", format) || format.toStringRef() != kTrainingStateFormat)
       throw InputError(path, 0, std::string("training-state format is not ") + kTrainingStateFormat);
-    if (!archive.try_read("config", config) || config.toStringRef() != config_json)
+    if (!archive.try_read("config", config) || !same_training(config.toStringRef(), config_json))
       throw InputError(path, 0, "this training state belongs to another configuration; refusing to resume");
     archive.read("model", model_part);
     archive.read("optimizer", optim_part);

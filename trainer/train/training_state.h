@@ -20,11 +20,13 @@ inline constexpr const char* kTrainingStateFormat = "synmt-training-state-2";
 void save_training_state(const std::string& path, Seq2SeqModel& model, torch::optim::Optimizer& optimizer,
                          const TrainingCursor& cursor, const std::string& config_json, const torch::Tensor& rank_rng_states);
 // True when `path` holds a training state of this format and this resolved config; false for a
-// state of another format or config. A truncated or damaged file is an InputError (a run must
+// state of another format or config. Settings that change how a run executes but not what it
+// computes (train.threads, train.comm_timeout, train.log_interval) are left out of the comparison:
+// a job requeued onto a node with another core count must resume, not start afresh. A truncated or damaged file is an InputError (a run must
 // never restart from scratch because its state could not be read).
 bool training_state_matches(const std::string& path, const std::string& config_json);
 // Restores parameters, optimiser and this rank's RNG in place; refuses another format, another
-// config, or a state saved by another number of ranks.
+// config (compared as above), or a state saved by another number of ranks.
 TrainingCursor load_training_state(const std::string& path, Seq2SeqModel& model, torch::optim::Optimizer& optimizer,
                                    const std::string& config_json, int rank, int ranks);
 
