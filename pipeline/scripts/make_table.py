@@ -67,6 +67,17 @@ def epochs_reached(summary_paths):
     return [f"{system} {', '.join(values)}" for system, values in sorted(by_system.items())]
 
 
+def hardware_line(summary_paths):
+    """The hardware the runs trained on; where there is more than one kind (e.g. a few runs on a lent
+    GPU, the rest on CPUs), each kind names its runs, so a reader sees which rows ran where."""
+    runs_on = {}
+    for path in sorted(summary_paths):
+        runs_on.setdefault(load_json(path)["hardware"], []).append(os.path.basename(os.path.dirname(path)))
+    if len(runs_on) <= 1:
+        return "; ".join(runs_on) or "n/a"
+    return "; ".join(f"{hw} ({len(r)} run{'s' if len(r) > 1 else ''}: {', '.join(r)})" for hw, r in sorted(runs_on.items()))
+
+
 # metrics shown on another scale than the scorer's: RIBES.py scores in [0, 1], papers print x 100
 DISPLAY_SCALE = {"ribes": 100.0}
 
@@ -253,7 +264,6 @@ def main(sm):
                 "ci_low", "ci_high", "paper", "paper_value", "verdicts", "runs", "budget"]
 
     # header: scale, hardware, budget, date and commit from the results, signatures, bootstrap
-    hardware = sorted({load_json(p)["hardware"] for p in sm.input.summaries})
     prov = [load_json(p) for p in sm.input.provenance]
     dates = sorted({p["date"] for p in prov})
     commits = sorted({p["commit"] for p in prov})
@@ -265,7 +275,7 @@ def main(sm):
     ]
     if runs:  # a table of data statistics only (e.g. sentence counts) has no runs to describe
         header += [
-            f"Hardware: {'; '.join(hardware) or 'n/a'}.",
+            f"Hardware: {hardware_line(sm.input.summaries)}.",
             "Training budget: " + "; ".join(f"{s}: {b}" for s, b in sorted({(r['system'], r['budget']) for r in runs.values()})) + ".",
             f"Results recorded {dates[0] if len(dates) == 1 else dates[0] + ' to ' + dates[-1]}" if dates else "Results recorded: n/a",
         ]

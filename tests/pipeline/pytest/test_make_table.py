@@ -35,6 +35,16 @@ def test_epochs_reached(tmp_path):
     assert mt.epochs_reached(paths) == ["hard 3 / 30", "sa 5 / 500, 6 / 600"]
 
 
+def test_hardware_line_names_the_runs_of_each_kind(tmp_path):
+    paths = []
+    for run, hw in (("nmt.s1", "CPU"), ("nmt.s2", "H100"), ("sa.s1", "CPU")):
+        (tmp_path / run).mkdir()
+        paths.append(write(tmp_path / run / "summary.json", {"hardware": hw}))
+    assert mt.hardware_line([paths[0], paths[2]]) == "CPU"
+    assert mt.hardware_line(paths) == "CPU (2 runs: nmt.s1, sa.s1); H100 (1 run: nmt.s2)"
+    assert mt.hardware_line([]) == "n/a"
+
+
 def test_formatting():
     assert (mt.fmt(None, 2), mt.fmt(1.234, 1), mt.signed(0.5, 2), mt.signed(-0.5, 1)) == ("", "1.2", "+0.50", "-0.5")
 
