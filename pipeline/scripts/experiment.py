@@ -23,6 +23,17 @@ class ConfigError(ValueError):
     pass
 
 
+# A wall-clock budget makes a result depend on the machine and on what else runs beside it; a
+# table must come out the same anywhere (budgets in updates, epochs or a convergence rule).
+WALL_CLOCK_KEY = "max_minutes"
+
+
+def refuse_wall_clock(where, train_options):
+    if (train_options or {}).get(WALL_CLOCK_KEY):
+        raise ConfigError(f"{where}.{WALL_CLOCK_KEY}: a wall-clock budget makes the result depend on the machine; "
+                          "bound the training by max_epochs / max_steps and patience instead")
+
+
 def system_pairs(name, spec):
     if ("pair" in spec) == ("pairs" in spec):
         raise ConfigError(f"systems.{name}: give exactly one of 'pair' or 'pairs'")
@@ -42,6 +53,7 @@ def expand_systems(systems, pairs):
         for p in plist:
             if p not in pairs:
                 raise ConfigError(f"systems.{name}: unknown pair '{p}'")
+        refuse_wall_clock(f"systems.{name}.train", spec.get("train"))
         seeds = spec.get("seeds")
         if seeds is not None and (not seeds or len(set(seeds)) != len(seeds)):
             raise ConfigError(f"systems.{name}.seeds: a non-empty list of distinct seeds")

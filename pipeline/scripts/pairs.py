@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import yaml
 
-from experiment import ConfigError
+from experiment import ConfigError, refuse_wall_clock
 
 BUILT_IN_SPLITS = ("train", "valid", "test")
 
@@ -139,6 +139,7 @@ def _check_between(pairs, parsers):
 
 def check_parsers(parsers):
     for name, spec in parsers.items():
+        refuse_wall_clock(f"parsers.{name}.options.train", spec.get("options", {}).get("train"))
         if spec["backend"] == "builtin" and not ("train" in spec and "dev" in spec):
             raise ConfigError(f"parsers.{name}: the builtin backend needs 'train' and 'dev' treebanks")
         if spec["backend"] == "corenlp" and "url" not in spec:

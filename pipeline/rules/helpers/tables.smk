@@ -56,6 +56,4 @@ def run_budget(run):
     if t.get("max_steps"):
         parts.append(f"{t['max_steps']} updates")
     parts.append(f"≤ {t.get('max_epochs', 10)} epochs")
-    if t.get("max_minutes"):
-        parts.append(f"≤ {t['max_minutes']} min")
     return ", ".join(parts)

@@ -135,3 +135,19 @@ def test_real_configurations_resolve(path):
     for p in resolved.values():
         assert p.subwords in ("bpe", "spm", "none")
         assert p.filter_order in (None, "filter_first", "clean_first")
+
+
+def test_wall_clock_budgets_are_refused():
+    # a parser or a system bounded by minutes would give other parses / models on another machine
+    with pytest.raises(ConfigError, match=r"parsers\.p\.options\.train\.max_minutes: a wall-clock budget"):
+        pairs.check_parsers({"p": {"backend": "builtin", "train": "a", "dev": "b", "options": {"train": {"max_minutes": 2}}}})
+    pairs.check_parsers({"p": {"backend": "builtin", "train": "a", "dev": "b", "options": {"train": {"max_epochs": 2, "patience": 5}}}})
+    import experiment
+    with pytest.raises(ConfigError, match=r"systems\.s\.train\.max_minutes"):
+        experiment.expand_systems({"s": {"pair": "x", "model": {}, "train": {"max_minutes": 30}, "decode": {}}}, {"x": {}})
+
+
+def test_no_shipped_config_has_a_wall_clock_budget():
+    for path in glob.glob(os.path.join(ROOT, "pipeline", "config", "**", "*.yaml"), recursive=True):
+        with open(path) as f:
+            assert all("max_minutes" not in line.split("#")[0] for line in f), path
