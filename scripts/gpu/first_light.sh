@@ -384,12 +384,8 @@ mini() {
     pids+=($!)
   done
   local t0=$SECONDS
-  while [ $((SECONDS - t0)) -lt "$deadline" ] && kill -0 "${pids[@]}" 2>/dev/null; do
-    local alive=0 p
-    for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
-    [ $alive = 0 ] && break
-    sleep 2
-  done
+  # bash's kill succeeds while at least one of the runs is alive
+  while [ $((SECONDS - t0)) -lt "$deadline" ] && kill -0 "${pids[@]}" 2>/dev/null; do sleep 2; done
   kill -TERM "${pids[@]}" 2>/dev/null
   wait
   local returned=0
