@@ -147,7 +147,9 @@ def test_wall_clock_budgets_are_refused():
         experiment.expand_systems({"s": {"pair": "x", "model": {}, "train": {"max_minutes": 30}, "decode": {}}}, {"x": {}})
 
 
-def test_no_shipped_config_has_a_wall_clock_budget():
-    for path in glob.glob(os.path.join(ROOT, "pipeline", "config", "**", "*.yaml"), recursive=True):
+def test_no_shipped_or_test_config_has_a_wall_clock_budget():
+    configs = [p for d in ("pipeline/config", "tests") for p in glob.glob(os.path.join(ROOT, d, "**", "*.yaml"), recursive=True)]
+    assert len(configs) > 10
+    for path in configs:
         with open(path) as f:
             assert all("max_minutes" not in line.split("#")[0] for line in f), path
