@@ -35,6 +35,7 @@ fi
 # GPU machines' version; its LibTorch runs on CPUs too (MKL inside)
 .venv/bin/python -m pip install -q -r requirements.txt
 
+echo "[install] packages and venv done after $SECONDS s; configure and build"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DSYNMT_VENV="$PWD/.venv"
 cmake --build build -j2
-echo "synmt: build complete (build/bin)"
+echo "synmt: build complete (build/bin) after $SECONDS s"

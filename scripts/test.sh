@@ -13,6 +13,7 @@ if [ "$#" -eq 0 ]; then
   # machine with PyTorch's wheel and no toolkit, compiles the whole trainer and links synmt-train,
   # which then has to list its presets. (One trainer build for both checks: a second one would add
   # about 9 minutes to CI.)
+  echo "[test] CTest done after $SECONDS s; the toolkit-less fuzz build starts"
   bash scripts/without_cuda_toolkit.sh bash -c '
     set -euo pipefail
     CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSYNMT_FUZZ=ON \
@@ -22,5 +23,6 @@ if [ "$#" -eq 0 ]; then
     cmake --build build-fuzz --target fuzz_targets synmt-train -j2
     ASAN_OPTIONS=detect_leaks=0 build-fuzz/bin/synmt-train --list-archs > /dev/null
     echo "toolkit-less configure and build of synmt-train: passed"'
+  echo "[test] fuzz build done after $SECONDS s"
   ctest --test-dir build-fuzz --output-on-failure -L fuzz
 fi
