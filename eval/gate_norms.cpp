@@ -60,6 +60,29 @@ std::map<std::string, long> gate_pos_histogram(const std::vector<SentenceGateNor
   return hist;
 }
 
+GatePosChance gate_pos_chance(const std::vector<std::vector<std::pair<int, int>>>& target_spans,
+                              const std::vector<ConlluSentence>& target, const std::string& conllu_path) {
+  if (target_spans.size() != target.size())
+    throw InputError(conllu_path, 0, std::to_string(target.size()) + " sentences, the target text has " + std::to_string(target_spans.size()));
+  GatePosChance chance;
+  for (std::size_t s = 0; s < target.size(); ++s) {
+    const auto& spans = target_spans[s];
+    if (spans.size() != target[s].words.size())
+      throw InputError(conllu_path, target[s].first_line, "sentence " + std::to_string(s + 1) + " has " +
+                                                              std::to_string(target[s].words.size()) + " words, the target text " +
+                                                              std::to_string(spans.size()));
+    if (spans.empty()) continue;
+    ++chance.sentences;
+    ++chance.first_word[target[s].words[0].upos];
+    for (std::size_t w = 0; w < spans.size(); ++w) {
+      const auto& tag = target[s].words[w].upos;
+      ++chance.words[tag];
+      chance.pieces[tag] += spans[w].second - spans[w].first + 1;
+    }
+  }
+  return chance;
+}
+
 std::vector<SentenceGateNorms> gate_norms_from_analysis(const std::string& path, const std::string& tensor,
                                                         const std::vector<std::vector<std::pair<int, int>>>& target_spans) {
   H5File f(path, H5File::Mode::Read);

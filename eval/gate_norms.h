@@ -34,4 +34,17 @@ std::vector<SentenceGateNorms> gate_norms_from_analysis(const std::string& path,
 std::map<std::string, long> gate_pos_histogram(const std::vector<SentenceGateNorms>& gates,
                                                const std::vector<ConlluSentence>& target, const std::string& conllu_path);
 
+// What the peak count of gate_pos_histogram would be by chance, from the target side alone (no
+// model): per UPOS, the number of sub-word pieces (a peak on a random piece: a word split into many
+// pieces has more chances), of words (a peak on a random word), and of sentences whose first word
+// has that tag (a peak always on the first word, where a decoder's first step, read from <s>,
+// can hold it). Sentences with no words are skipped, as in gate_pos_histogram. Throws InputError
+// naming conllu_path and the sentence when word counts differ.
+struct GatePosChance {
+  std::map<std::string, long> pieces, words, first_word;
+  long sentences = 0;
+};
+GatePosChance gate_pos_chance(const std::vector<std::vector<std::pair<int, int>>>& target_spans,
+                              const std::vector<ConlluSentence>& target, const std::string& conllu_path);
+
 }  // namespace synmt::eval

@@ -89,12 +89,14 @@ struct TreesArgs {
 };
 
 struct Subcommands {
-  CLI::App *uas = nullptr, *baselines = nullptr, *decode = nullptr, *stats = nullptr, *induce = nullptr, *import = nullptr, *gate_pos = nullptr;
+  CLI::App *uas = nullptr, *baselines = nullptr, *decode = nullptr, *stats = nullptr, *induce = nullptr, *import = nullptr, *gate_pos = nullptr,
+           *gate_chance = nullptr;
 };
 
 // Every subcommand and its options; `a` receives the values.
 Subcommands declare(CLI::App& app, TreesArgs& a) {
-  CLI::App *uas = nullptr, *baselines = nullptr, *decode = nullptr, *stats = nullptr, *induce = nullptr, *import = nullptr, *gate_pos = nullptr;
+  CLI::App *uas = nullptr, *baselines = nullptr, *decode = nullptr, *stats = nullptr, *induce = nullptr, *import = nullptr, *gate_pos = nullptr,
+           *gate_chance = nullptr;
   app.description("Dependency-tree scoring for induced and parsed trees.");
   app.require_subcommand(1);
   uas = app.add_subcommand("uas", "UAS/LAS (conll18_ud_eval semantics) and DA/UA of predicted trees");
@@ -127,6 +129,12 @@ Subcommands declare(CLI::App& app, TreesArgs& a) {
   gate_pos->add_option("--subwords", a.subwords, "with --tensor: bpe | spm | none, how --target marks words")->capture_default_str();
   gate_pos->add_option("--conllu", a.gold, "CoNLL-U of the same target sentences (tagged)")->required();
   gate_pos->add_option("-f,--format", a.format, "text | json")->capture_default_str();
+  gate_chance = app.add_subcommand("gate-chance", "gate-pos's peak shares by chance, from the target side alone: a random piece, "
+                                                  "a random word, the first word (SA-NMT §6)");
+  gate_chance->add_option("--target", a.target_text, "the split's target sub-word text (one sentence a line)")->required();
+  gate_chance->add_option("--subwords", a.subwords, "bpe | spm | none, how --target marks words")->capture_default_str();
+  gate_chance->add_option("--conllu", a.gold, "CoNLL-U of the same target sentences (tagged)")->required();
+  gate_chance->add_option("-f,--format", a.format, "text | json")->capture_default_str();
   stats = app.add_subcommand("stats", "mean +- std distance to the most likely head and head entropy");
   stats->add_option("--scores", a.scores_path, "matrices: column d = word d's head scores (row 0 = ROOT), or an analysis dump with --tensor")->required();
   stats->add_option("--tensor", a.tensor, "read --scores as an analysis dump: this (src src) tensor, row i = i's head distribution "
@@ -139,7 +147,7 @@ Subcommands declare(CLI::App& app, TreesArgs& a) {
     c->add_option("-f,--format", a.format, "text | json")->capture_default_str();
     c->add_flag("--include-punct", a.include_punct, "count punctuation in DA/UA");
   }
-  return {uas, baselines, decode, stats, induce, import, gate_pos};
+  return {uas, baselines, decode, stats, induce, import, gate_pos, gate_chance};
 }
 
 // Head-score matrices -> trees (one line of heads per sentence), with UAS against gold heads.
@@ -183,6 +191,36 @@ int run_decode(const TreesArgs& a) {
   return 0;
 }
 
+// Each line of --target split into word spans ([first, last] piece) by --subwords.
+std::vector<std::vector<std::pair<int, int>>> target_word_spans(const TreesArgs& a) {
+  synmt::SubwordMarks marks;
+  try {
+    marks = synmt::subword_marks_from_name(a.subwords);
+  } catch (const std::invalid_argument& e) {
+    throw synmt::ConfigError(std::string("--subwords: ") + e.what());
+  }
+  std::vector<std::vector<std::pair<int, int>>> spans;
+  synmt::LineReader in(a.target_text);
+  std::string line;
+  while (in.next(line)) {
+    std::vector<std::pair<int, int>> s;
+    for (const auto& w : synmt::word_spans(synmt::split_nonempty(line, ' '), marks)) s.emplace_back(w.first, w.last);
+    spans.push_back(std::move(s));
+  }
+  return spans;
+}
+
+// Counts per UPOS as {total_key: total, counts, percent}, every UD tag present (0 where none):
+// tables read percent.TAG.
+synmt::Json upos_shares(const std::map<std::string, long>& counts_by_tag, long total, const char* total_key) {
+  synmt::Json counts = counts_by_tag, percent = synmt::Json::object();
+  for (const char* tag : {"ADJ", "ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "NOUN", "NUM", "PART", "PRON", "PROPN", "PUNCT",
+                          "SCONJ", "SYM", "VERB", "X"})
+    if (!counts.contains(tag)) counts[tag] = 0;
+  for (const auto& [tag, n] : counts.items()) percent[tag] = 100.0 * n.get<long>() / std::max(1L, total);
+  return {{total_key, total}, {"counts", counts}, {"percent", percent}};
+}
+
 // The UPOS of the word with each sentence's highest gate norm (SA-NMT section 6).
 int run_gate_pos(const TreesArgs& a) {
   std::vector<synmt::eval::SentenceGateNorms> gates;
@@ -190,36 +228,40 @@ int run_gate_pos(const TreesArgs& a) {
     gates = synmt::eval::read_gate_norms(a.gates_path);
   } else {
     if (a.target_text.empty()) throw synmt::ConfigError("gate-pos --tensor needs --target (the target sub-word text)");
-    synmt::SubwordMarks marks;
-    try {
-      marks = synmt::subword_marks_from_name(a.subwords);
-    } catch (const std::invalid_argument& e) {
-      throw synmt::ConfigError(std::string("--subwords: ") + e.what());
-    }
-    std::vector<std::vector<std::pair<int, int>>> spans;
-    synmt::LineReader in(a.target_text);
-    std::string line;
-    while (in.next(line)) {
-      std::vector<std::pair<int, int>> s;
-      for (const auto& w : synmt::word_spans(synmt::split_nonempty(line, ' '), marks)) s.emplace_back(w.first, w.last);
-      spans.push_back(std::move(s));
-    }
-    gates = synmt::eval::gate_norms_from_analysis(a.gates_path, a.tensor, spans);
+    gates = synmt::eval::gate_norms_from_analysis(a.gates_path, a.tensor, target_word_spans(a));
   }
   auto hist = synmt::eval::gate_pos_histogram(gates, synmt::eval::read_conllu(a.gold), a.gold);
   long total = 0;
   for (const auto& [pos, n] : hist) total += n;
   if (a.format == "json") {
-    // every UD UPOS tag present (0 when no sentence peaks on it): tables read percent.TAG
-    synmt::Json counts = hist, percent = synmt::Json::object();
-    for (const char* tag : {"ADJ", "ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "NOUN", "NUM", "PART", "PRON", "PROPN", "PUNCT",
-                            "SCONJ", "SYM", "VERB", "X"})
-      if (!counts.contains(tag)) counts[tag] = 0;
-    for (const auto& [tag, n] : counts.items()) percent[tag] = 100.0 * n.get<long>() / std::max(1L, total);
-    synmt::Json j = {{"sentences", total}, {"counts", counts}, {"percent", percent}};
-    std::printf("%s\n", j.dump(1).c_str());
+    std::printf("%s\n", upos_shares(hist, total, "sentences").dump(1).c_str());
   } else {
     for (const auto& [pos, n] : hist) std::printf("%-6s %6ld  %5.1f%%\n", pos.c_str(), n, 100.0 * n / std::max(1L, total));
+  }
+  return 0;
+}
+
+// The peak shares gate-pos would find by chance (no model): one object per kind, each in
+// gate-pos's layout, so that a table row reads percent.TAG from it as from a system's gate_pos.
+int run_gate_chance(const TreesArgs& a) {
+  const auto c = synmt::eval::gate_pos_chance(target_word_spans(a), synmt::eval::read_conllu(a.gold), a.gold);
+  auto sum = [](const std::map<std::string, long>& m) {
+    long n = 0;
+    for (const auto& [tag, k] : m) n += k;
+    return n;
+  };
+  synmt::Json j = {{"random_piece", upos_shares(c.pieces, sum(c.pieces), "pieces")},
+                   {"random_word", upos_shares(c.words, sum(c.words), "words")},
+                   {"first_word", upos_shares(c.first_word, c.sentences, "sentences")}};
+  if (a.format == "json") {
+    std::printf("%s\n", j.dump(1).c_str());
+  } else {
+    for (const auto& [kind, v] : j.items()) {
+      std::printf("%s:", kind.c_str());
+      for (const auto& [tag, pct] : v["percent"].items())
+        if (pct.get<double>() > 0) std::printf(" %s %.1f%%", tag.c_str(), pct.get<double>());
+      std::printf("\n");
+    }
   }
   return 0;
 }
@@ -341,6 +383,7 @@ int main(int argc, char** argv) {
       [&]() {
         if (s.decode->parsed()) return run_decode(a);
         if (s.gate_pos->parsed()) return run_gate_pos(a);
+        if (s.gate_chance->parsed()) return run_gate_chance(a);
         if (s.import->parsed()) return run_import(a);
         if (s.induce->parsed()) return run_induce(a);
         if (s.stats->parsed()) return run_stats(a);

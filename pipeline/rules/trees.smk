@@ -79,6 +79,32 @@ rule gate_pos:
         " --subwords {params.subwords} --conllu {input.gold} -f json > {output}.tmp && mv {output}.tmp {output}) 2> {log}"
 
 
+rule gate_chance:
+    """SA-NMT §6's chance rates, from the gold treebank split's target side alone: the share of
+    each UPOS among the sub-word pieces (a peak on a random piece), the words (a random word) and
+    the sentences' first words (a peak always on the first word). Each file in gate_pos's layout,
+    for a table's measured rows (trees/<pair>/<split>.gate_chance.<kind>.json)."""
+    input:
+        target=lambda w: subword_text(w.pair, w.split, "tgt"),
+        gold=lambda w: gold_treebank(w.pair, w.split, "tgt"),
+    output:
+        **{kind: f"{RESULTS}/trees/{{pair}}/{{split}}.gate_chance.{kind}.json" for kind in ("random_piece", "random_word", "first_word")},
+    wildcard_constraints:
+        split=_alternatives(GOLD_SPLITS) if GOLD_SPLITS else "(?!)",
+    params:
+        bin=BIN,
+        py=PYTHON,
+        subwords=lambda w: PAIR[w.pair].subwords,
+        prefix=lambda w: f"{RESULTS}/trees/{w.pair}/{w.split}.gate_chance",
+    log:
+        f"{RESULTS}/trees/{{pair}}/{{split}}.gate_chance.log",
+    benchmark:
+        f"{RESULTS}/trees/{{pair}}/{{split}}.gate_chance.benchmark.tsv",
+    shell:
+        "({params.bin}/synmt-trees gate-chance --target {input.target} --subwords {params.subwords} --conllu {input.gold}"
+        " -f json > {params.prefix}.json && {params.py} pipeline/scripts/split_json.py {params.prefix}.json {params.prefix}) 2> {log}"
+
+
 rule graph_stats:
     """Latent graphs (Bastings et al. 2018, Tables 3 and 4): over a run's soft latent graphs on a
     split (teacher-forced analysis dump, tensor `graph`, one head distribution per token), the mean

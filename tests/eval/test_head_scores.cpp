@@ -113,6 +113,24 @@ TEST(GateNorms, HistogramOfTheWordWithTheHighestGateAndAlignmentErrors) {
   EXPECT_THROW(synmt::eval::gate_pos_histogram(g, target, "target.conllu"), synmt::InputError);
 }
 
+TEST(GateNorms, ChanceRatesOfPiecesWordsAndFirstWords) {
+  std::ofstream(tmp("chance.conllu")) << "1\tEin\t_\tDET\t_\t_\t2\tdet\t_\t_\n2\tHund\t_\tNOUN\t_\t_\t3\tnsubj\t_\t_\n"
+                                         "3\tbellt\t_\tVERB\t_\t_\t0\troot\t_\t_\n\n"
+                                         "1\tHunde\t_\tNOUN\t_\t_\t0\troot\t_\t_\n\n";
+  auto target = synmt::eval::read_conllu(tmp("chance.conllu"));
+  // Ein | Hu@@ nd | bellt ; Hun@@ de
+  std::vector<std::vector<std::pair<int, int>>> spans = {{{0, 0}, {1, 2}, {3, 3}}, {{0, 1}}};
+  auto c = synmt::eval::gate_pos_chance(spans, target, "chance.conllu");
+  EXPECT_EQ(c.sentences, 2);
+  EXPECT_EQ(c.pieces, (std::map<std::string, long>{{"DET", 1}, {"NOUN", 4}, {"VERB", 1}}));
+  EXPECT_EQ(c.words, (std::map<std::string, long>{{"DET", 1}, {"NOUN", 2}, {"VERB", 1}}));
+  EXPECT_EQ(c.first_word, (std::map<std::string, long>{{"DET", 1}, {"NOUN", 1}}));
+  spans[0] = {{0, 1}, {2, 3}};  // two words where the tagged sentence has three
+  EXPECT_THROW(synmt::eval::gate_pos_chance(spans, target, "chance.conllu"), synmt::InputError);
+  spans.pop_back();
+  EXPECT_THROW(synmt::eval::gate_pos_chance(spans, target, "chance.conllu"), synmt::InputError);
+}
+
 // Head scores read from a teacher-forced analysis dump: a (heads src src) tensor's chosen head,
 // transposed when its rows are dependents (self-attention), with the dump's word spans; a missing
 // head choice, an unknown tensor and spans that do not cover the pieces are refused.
