@@ -14,7 +14,9 @@
 # GPU time goes, both programs), decode (demo systems, beam 5, GPU vs CPU), ranks (two ranks on the
 # one GPU: MPI and NCCL; a stalled and a killed rank), mini (pipeline runs carried by bundle.sh's
 # MINI_RUNS trained on the GPU, side by side, with the pipeline's own configuration; the first
-# MINI_RETURN finished ones come back as best.pt in 15 MiB parts, every run's logs in logs.tar.gz).
+# MINI_RETURN (2) finished ones come back as best.pt in MINI_PART (15M; the device tool returns 8
+# files of at most 16 MiB, 64 MiB in all: a 32 MB Transformer best.pt needs MINI_PART=16000k to
+# fit two runs in 2 parts each), every run's logs in logs.tar.gz).
 # Out: summary.md (what a reader needs), results.jsonl (one JSON per figure), logs.tar.gz (every
 # step's log, the profiles). Knobs: BUDGET (seconds, 480), DEVICE (cuda), PYTHON (python3), STEPS,
 # ONLY (a comma list of steps to run; setup always runs).
@@ -395,7 +397,7 @@ mini() {
     [ -f "$T/$r/summary.json" ] && done_=yes
     record "{\"what\": \"mini_run\", \"system\": \"$r\", \"device\": \"$dev\", \"finished\": \"$done_\", \"seconds\": $((SECONDS - t0)), \"last_validation\": $("$PY" -c "import json,sys; v=[x for x in map(json.loads, open(sys.argv[1])) if x.get('type') == 'valid']; print(json.dumps(v[-1] if v else None))" "$T/$r/metrics.jsonl" 2>/dev/null || echo null)}"
     if [ $done_ = yes ] && [ "$returned" -lt "${MINI_RETURN:-2}" ]; then
-      split -b 15M -d "$T/$r/best.pt" "$OUT/$r.best.pt.part"
+      split -b "${MINI_PART:-15M}" -d "$T/$r/best.pt" "$OUT/$r.best.pt.part"
       returned=$((returned + 1))
     fi
     mkdir -p "$W/logs/mini/$r"
