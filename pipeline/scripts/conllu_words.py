@@ -7,7 +7,8 @@ import os
 import sys
 
 
-def sentences(path):
+def sentences(path, field=1):
+    """Per sentence, one column of its syntactic words: FORM (1) by default, e.g. UPOS (3)."""
     opener = gzip.open if path.endswith(".gz") else open
     words = []
     with opener(path, "rt", encoding="utf-8") as f:
@@ -22,9 +23,9 @@ def sentences(path):
                 if len(cols) != 10:
                     sys.exit(f"{path}:{number}: a CoNLL-U line has 10 tab-separated fields, this one {len(cols)}")
                 if cols[0].isdigit():
-                    if " " in cols[1]:
+                    if field == 1 and " " in cols[1]:
                         sys.exit(f"{path}:{number}: the word '{cols[1]}' contains a space")
-                    words.append(cols[1])
+                    words.append(cols[field])
     if words:
         yield words
 

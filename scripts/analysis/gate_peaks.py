@@ -23,37 +23,21 @@ and the share of peaks in the first, middle and last third of the sentence and o
 usage: scripts/analysis/gate_peaks.py DUMP.h5 TARGET.sub GOLD.conllu[.gz] [--subwords bpe|spm] [--min-share 1.0]
 """
 import argparse
-import gzip
+import os
+import sys
 from collections import Counter
 
 import h5py
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "pipeline", "scripts"))
+import conllu_words  # noqa: E402  (the pipeline's CoNLL-U reader)
+
 
 def read_upos(path):
-    """Per sentence, the UPOS of each syntactic word (a multiword token's range line, e.g. German
-    'am' = 'an dem', is skipped: the tokenised text carries its words, as synmt-trees gate-pos reads it)."""
-    opener = gzip.open if path.endswith(".gz") else open
-    sentences, current = [], []
-    with opener(path, "rt", encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            line = line.rstrip("\n")
-            if not line:
-                if current:
-                    sentences.append(current)
-                current = []
-                continue
-            if line.startswith("#"):
-                continue
-            cols = line.split("\t")
-            if len(cols) != 10:
-                raise SystemExit(f"{path}:{n}: expected 10 tab-separated columns, found {len(cols)}")
-            if "-" in cols[0] or "." in cols[0]:
-                continue  # a multiword token's range, or an empty node of enhanced UD
-            current.append(cols[3])
-    if current:
-        sentences.append(current)
-    return sentences
+    """Per sentence, the UPOS of each syntactic word (multiword-token ranges skipped: the tokenised
+    text carries their words, as synmt-trees gate-pos reads them)."""
+    return list(conllu_words.sentences(path, field=3))
 
 
 def word_spans(line, subwords):
