@@ -7,6 +7,9 @@ tables first, in their order), and their estimated CPU-hours on the 2-core machi
   campaign.py --json          the same as JSON (make_scoreboard.py's "configured, not run" lines)
   campaign.py --write DOC     replaces the table between DOC's <!-- campaign --> and <!-- /campaign -->
   campaign.py --check DOC     exit 1 when that table is not the current one
+  campaign.py --commands      round 2's Snakemake commands, one per experiment, in the plan's order
+                              (run them one after another: `campaign.py --commands | bash -e`; an
+                              interrupted run resumes where it stopped with the same commands)
 """
 import json
 import os
@@ -60,6 +63,26 @@ def campaign(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml")
     return rows
 
 
+def commands(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml"), cores=2):
+    """One command per experiment of round 2, its tables as targets. On the 2-core machine two
+    trainings run side by side with one thread each (docs/benchmarks.md: 1.19-1.26x the throughput
+    of one run on both cores), so train's threads are set to cores / 2."""
+    plan = yaml.safe_load(open(path, encoding="utf-8"))
+    out = []
+    for item in plan["run"]:
+        exp = item["experiment"]
+        cfg = yaml.safe_load(open(os.path.join(ROOT, "pipeline", "config", "experiments", f"{exp}.yaml"), encoding="utf-8"))
+        known = cfg["experiment"]["tables"]
+        for t in item["tables"]:
+            if t not in known:
+                raise SystemExit(f"{path}: {exp} has no table '{t}' in its experiment.tables")
+        targets = " ".join(f"{cfg['results_dir']}/tables/{t}.md" for t in item["tables"])
+        out.append(f".venv/bin/snakemake {targets} --profile cluster/local --cores {cores} "
+                   f"--configfile pipeline/config/experiments/{exp}.yaml --rerun-incomplete "
+                   f"--set-threads train={max(1, cores // 2)}")
+    return out
+
+
 def markdown(rows):
     lines = ["| order | experiment | table | training runs | new runs | CPU-hours (est.) |", "|---|---|---|---|---|---|"]
     for i, r in enumerate(rows, 1):
@@ -81,6 +104,9 @@ def replace_block(doc, table):
 
 
 if __name__ == "__main__":
+    if "--commands" in sys.argv:
+        print("\n".join(commands()))
+        sys.exit(0)
     result = campaign()
     if "--write" in sys.argv or "--check" in sys.argv:
         doc = sys.argv[sys.argv.index("--write" if "--write" in sys.argv else "--check") + 1]

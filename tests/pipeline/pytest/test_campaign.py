@@ -1,0 +1,32 @@
+# campaign.py --commands: round 2's Snakemake command lines, in the plan's order.
+import pytest
+import yaml
+
+import campaign
+
+
+def test_one_command_per_round2_experiment_in_the_plans_order(tmp_path):
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(yaml.safe_dump({"hours_per_run": {}, "run": [
+        {"experiment": "sa_nmt.mini", "tables": ["sa_nmt_table2_en_de", "sa_nmt_table3_en_de"]},
+        {"experiment": "lgp.mini", "tables": ["lgp_table1_measured"]}]}))
+    lines = campaign.commands(str(plan), cores=4)
+    assert len(lines) == 2
+    first, second = lines
+    assert " results/sa_nmt.mini/tables/sa_nmt_table2_en_de.md results/sa_nmt.mini/tables/sa_nmt_table3_en_de.md " in first
+    assert "--configfile pipeline/config/experiments/sa_nmt.mini.yaml" in first
+    assert "--configfile pipeline/config/experiments/lgp.mini.yaml" in second
+    # two trainings side by side, each on half the cores; resumes after an interruption
+    assert first.endswith("--set-threads train=2") and "--cores 4" in first and "--rerun-incomplete" in first
+
+
+def test_a_table_the_experiment_does_not_build_is_refused(tmp_path):
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(yaml.safe_dump({"run": [{"experiment": "lgp.mini", "tables": ["no_such_table"]}]}))
+    with pytest.raises(SystemExit, match="lgp.mini has no table 'no_such_table'"):
+        campaign.commands(str(plan))
+
+
+def test_the_projects_plan_gives_a_command_for_each_of_its_items():
+    plan = yaml.safe_load(open(campaign.os.path.join(campaign.ROOT, "pipeline", "config", "mini_campaign.yaml")))
+    assert len(campaign.commands()) == len(plan["run"])
