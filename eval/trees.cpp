@@ -233,6 +233,13 @@ Heads right_branching(int n) {
   return h;
 }
 
+Heads random_tree(int n, std::mt19937_64& rng, bool projective) {
+  ScoreMatrix s(n + 1, std::vector<double>(n + 1, 0.0));
+  for (auto& row : s)
+    for (auto& v : row) v = static_cast<double>(rng() >> 11) * 0x1.0p-53;  // uniform in [0, 1)
+  return projective ? eisner(s) : chu_liu_edmonds(s, true);
+}
+
 ScoreMatrix collapse_to_words(const ScoreMatrix& phi, const std::vector<std::pair<int, int>>& spans) {
   const int n = static_cast<int>(spans.size());
   ScoreMatrix w(n + 1, std::vector<double>(n + 1, kNegInf));

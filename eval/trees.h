@@ -4,6 +4,7 @@
 // d's root score (SA-NMT keeps it on phi's diagonal; collapse_to_words moves it here).
 // Results are head vectors of size n+1 with heads[0] = -1 and heads[d] in 0..n.
 #include <cstdint>
+#include <random>
 #include <vector>
 
 namespace synmt::eval {
@@ -27,6 +28,13 @@ bool is_projective(const Heads& heads);
 // last word is the root) and right-branching R (headed by the previous word, the first is root).
 Heads left_branching(int n);
 Heads right_branching(int n);
+// Chance for the induced trees (not in the paper): the tree Chu-Liu-Edmonds (one root child)
+// decodes from independent uniform scores, i.e. what a model whose scores carry nothing about
+// syntax would get through the same decoder. The scores come from the engine's raw output
+// (portable: std::*_distribution is implementation-defined), so a seed gives the same trees on
+// every platform.
+// projective: Eisner's algorithm instead (the decoder of LGP-NMT's latent graphs).
+Heads random_tree(int n, std::mt19937_64& rng, bool projective = false);
 
 // Sub-word scores (phi[i][j]: piece i heads piece j, diagonal = root score) to word scores by
 // Tran & Bisk §7.1's phi-hat: word k heads word l with the sum over k's rows and l's columns; word

@@ -1,7 +1,9 @@
 // synmt-trees: induced-tree analysis. `uas` scores predicted CoNLL-U trees against gold;
 // `baselines` scores the left/right-branching and undirected-chain baselines against gold.
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <random>
 
 #include <sstream>
 
@@ -86,6 +88,8 @@ struct TreesArgs {
   int head = -1;
   bool probabilities = false, no_root = false;
   std::string scores_path, decoder = "cle", gold_heads, output = "-";
+  int random_draws = 20;
+  std::uint64_t random_seed = 1;
 };
 
 struct Subcommands {
@@ -101,7 +105,10 @@ Subcommands declare(CLI::App& app, TreesArgs& a) {
   app.require_subcommand(1);
   uas = app.add_subcommand("uas", "UAS/LAS (conll18_ud_eval semantics) and DA/UA of predicted trees");
   uas->add_option("--pred", a.pred, "predicted CoNLL-U")->required();
-  baselines = app.add_subcommand("baselines", "left-/right-branching and undirected-chain baselines");
+  baselines = app.add_subcommand("baselines", "left-/right-branching, undirected-chain and random-tree baselines");
+  baselines->add_option("--random-draws", a.random_draws, "random trees per sentence (their DA/UA: mean and sd over draws)")
+      ->capture_default_str()->check(CLI::Range(2, 100000));
+  baselines->add_option("--random-seed", a.random_seed, "seed of the random trees")->capture_default_str();
   decode = app.add_subcommand("decode", "decode head-score matrices into trees (one line of heads per sentence)");
   decode->add_option("--scores", a.scores_path, "matrices: row = head (0 = ROOT), column = dependent")->required();
   decode->add_option("--decoder", a.decoder, "cle | eisner | greedy")->capture_default_str();
@@ -364,12 +371,46 @@ int run_uas_or_baselines(const TreesArgs& a, bool is_uas) {
     out[name] = {{"da", r.da}, {"ua", r.ua}};
   }
   out["undirected_chain"] = {{"ua", out["left_branching"]["ua"]}};
+  // chance: every sentence's tree decoded from random scores, a.random_draws times, by the
+  // induced trees' two decoders (SA-NMT's Chu-Liu-Edmonds, LGP-NMT's projective Eisner)
+  std::string text;
+  for (bool projective : {false, true}) {
+    std::mt19937_64 rng(a.random_seed);
+    std::vector<double> da, ua;
+    for (int draw = 0; draw < a.random_draws; ++draw) {
+      auto sys = g;
+      for (auto& s : sys) {
+        auto h = synmt::eval::random_tree(static_cast<int>(s.words.size()), rng, projective);
+        for (std::size_t k = 0; k < s.words.size(); ++k) s.words[k].head = h[k + 1];
+      }
+      auto r = synmt::eval::attachment_scores(g, sys, a.include_punct);
+      da.push_back(r.da);
+      ua.push_back(r.ua);
+    }
+    auto mean_sd = [](const std::vector<double>& v) {
+      double m = 0, q = 0;
+      for (double x : v) m += x / static_cast<double>(v.size());
+      for (double x : v) q += (x - m) * (x - m) / static_cast<double>(v.size() - 1);
+      return std::pair<double, double>{m, std::sqrt(q)};
+    };
+    auto [da_mean, da_sd] = mean_sd(da);
+    auto [ua_mean, ua_sd] = mean_sd(ua);
+    const char* name = projective ? "random_projective_trees" : "random_trees";
+    out[name] = {{"da", da_mean}, {"ua", ua_mean}, {"da_sd", da_sd}, {"ua_sd", ua_sd}, {"draws", a.random_draws},
+                 {"seed", a.random_seed},
+                 {"decoder", projective ? "Eisner (projective, one root child) on independent uniform scores"
+                                        : "Chu-Liu-Edmonds (one root child) on independent uniform scores"}};
+    char line[160];
+    std::snprintf(line, sizeof line, "random %strees (%d draws): DA %.1f +- %.1f, UA %.1f +- %.1f\n",
+                  projective ? "projective " : "", a.random_draws, da_mean, da_sd, ua_mean, ua_sd);
+    text += line;
+  }
   if (a.format == "json") {
     std::printf("%s\n", out.dump(1).c_str());
   } else {
-    std::printf("L (head = next word): DA %.1f\nR (head = previous word): DA %.1f\nUn (undirected chain): UA %.1f\n",
+    std::printf("L (head = next word): DA %.1f\nR (head = previous word): DA %.1f\nUn (undirected chain): UA %.1f\n%s",
                 out["left_branching"]["da"].get<double>(), out["right_branching"]["da"].get<double>(),
-                out["undirected_chain"]["ua"].get<double>());
+                out["undirected_chain"]["ua"].get<double>(), text.c_str());
   }
   return 0;
 }

@@ -1,7 +1,9 @@
 # Induced trees (SA-NMT Table 3): a run's head scores phi on the pair's gold treebank split
 # (teacher-forced analysis dump), sub-word pieces collapsed by summing, decoded with Chu-Liu-Edmonds
 # (root on the diagonal, exactly one child of the root) and scored as DA/UA without punctuation
-# against the gold trees; the left-/right-branching and undirected-chain baselines beside them.
+# against the gold trees; the left-/right-branching and undirected-chain baselines beside them, and
+# chance: random trees through the same decoders (Chu-Liu-Edmonds or Eisner on random scores, 20
+# draws).
 # Tables read them as stat columns (trees.<split>.json, keys da / ua) and measured rows.
 
 include: "helpers/trees.smk"
@@ -39,7 +41,7 @@ rule tree_baselines:
     input:
         gold=lambda w: gold_treebank(w.pair, w.split),
     output:
-        **{kind: f"{RESULTS}/trees/{{pair}}/{{split}}.{kind}.json" for kind in ("left_branching", "right_branching", "undirected_chain")},
+        **{kind: f"{RESULTS}/trees/{{pair}}/{{split}}.{kind}.json" for kind in ("left_branching", "right_branching", "undirected_chain", "random_trees", "random_projective_trees")},
     wildcard_constraints:
         split=_alternatives(GOLD_SPLITS) if GOLD_SPLITS else "(?!)",
     params:

@@ -150,6 +150,18 @@ def pair_splits(pair_spec):
     return names | set(pair_spec.get("test_sets", {}))
 
 
+def measured_path(template, col, where):
+    """A measured row's file for one column: {pair} is the column's pair, {split} the split of the
+    column's stat file when it is named NAME.SPLIT.json (trees.ewt.json: ewt), so one row can read
+    each column's treebank split (e.g. the tree baselines on EWT and on PUD)."""
+    parts = col.get("stat", {}).get("file", "").split(".")
+    split = parts[1] if len(parts) == 3 and parts[2] == "json" else None
+    if "{split}" in template and split is None:
+        raise ConfigError(f"{where}: measured '{template}' uses {{split}}, but column '{col['label']}' reads "
+                          f"'{col.get('stat', {}).get('file')}', not a NAME.SPLIT.json file")
+    return template.format(pair=col["pair"], split=split)
+
+
 def resolve_table(table, spec, runs, pairs, results):
     """The table as cells: rows x columns, each cell with its runs and the files to read."""
     columns = [_column(table, i, c, pairs) for i, c in enumerate(spec["columns"])]
@@ -185,8 +197,8 @@ def resolve_table(table, spec, runs, pairs, results):
         for ci, col in enumerate(columns):
             if r["measured"] is not None:
                 # a row measured without a run (e.g. a left-branching baseline): stat columns only
-                cells[(r["label"], ci)] = ({"runs": [], "values": [f"{results}/{r['measured'].format(pair=col['pair'])}"], "tests": []}
-                                           if "stat" in col else None)
+                path = measured_path(r["measured"], col, f"tables.{table}, row '{r['label']}'") if "stat" in col else None
+                cells[(r["label"], ci)] = {"runs": [], "values": [f"{results}/{path}"], "tests": []} if path else None
                 continue
             system = system_for(r, col)
             if system is None:

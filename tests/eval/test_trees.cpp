@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <map>
 #include <random>
 
 #include "eval/trees.h"
@@ -75,6 +76,35 @@ TEST(Trees, BranchingBaselinesAndCollapse) {
   EXPECT_DOUBLE_EQ(w[0][2], 9);
   EXPECT_DOUBLE_EQ(w[1][2], 3 + 6);  // word 1 heads word 2: rows 0,1, column 2
   EXPECT_DOUBLE_EQ(w[2][1], 7 + 8);
+}
+
+TEST(Trees, RandomTreesAreSingleRootTreesSpreadOverEveryShapeAndFixedBySeed) {
+  std::mt19937_64 rng(7), again(7);
+  for (int n = 1; n <= 9; ++n)
+    for (int draw = 0; draw < 50; ++draw) {
+      Heads h = synmt::eval::random_tree(n, rng);
+      ASSERT_TRUE(synmt::eval::is_tree(h, true)) << "n=" << n;
+      ASSERT_EQ(h, synmt::eval::random_tree(n, again)) << "the same seed gives the same trees";
+      Heads p = synmt::eval::random_tree(n, rng, true);
+      ASSERT_TRUE(synmt::eval::is_tree(p, true) && synmt::eval::is_projective(p)) << "n=" << n;
+      ASSERT_EQ(p, synmt::eval::random_tree(n, again, true));
+    }
+  // no position is favoured: over 3,000 five-word trees each word is the root child about 1/5 of
+  // the time, each word heads word 3 about 1/5 of the time (root included), and many shapes occur
+  const int n = 5, draws = 3000;
+  std::vector<int> root_child(n + 1, 0), head_of_3(n + 1, 0);
+  std::map<Heads, int> shapes;
+  for (int i = 0; i < draws; ++i) {
+    Heads h = synmt::eval::random_tree(n, rng);
+    for (int d = 1; d <= n; ++d)
+      if (h[d] == 0) ++root_child[d];
+    ++head_of_3[h[3]];
+    ++shapes[h];
+  }
+  for (int d = 1; d <= n; ++d) EXPECT_NEAR(root_child[d], draws / n, 120) << "word " << d << " as the root's child";
+  for (int v = 0; v <= n; ++v)
+    if (v != 3) EXPECT_NEAR(head_of_3[v], draws / n, 120) << "word " << v << " heading word 3";
+  EXPECT_GT(shapes.size(), 300u);  // 5^4 = 625 single-root trees on 5 words
 }
 
 // Tran & Bisk §7.1's phi-hat on a hand 3-word, 5-piece sentence: word 1 = pieces {0, 1}, word 2 =

@@ -23,6 +23,8 @@ for paper in "${PAPERS[@]}"; do
   [ "$took" -le "$CAP_S" ] || { echo "$paper smoke took ${took}s, over its ${CAP_S}s cap"; exit 1; }
   "$VENV/bin/python" - "$cfg" "$T/$paper/results" <<'PY'
 import csv, json, sys, yaml
+sys.path.insert(0, "pipeline/scripts")
+import experiment  # the pipeline's own resolution of a measured row's file
 cfg, results = sys.argv[1], sys.argv[2]
 tables = f"{results}/tables"
 exp = yaml.safe_load(open(cfg))
@@ -52,7 +54,7 @@ for name in exp["experiment"]["tables"]:
         # unfiltered corpus no filtered count: "–")
         absent = False
         if row.get("measured"):
-            stats = json.load(open(f"{results}/{row['measured'].format(pair=col['pair'])}"))
+            stats = json.load(open(f"{results}/{experiment.measured_path(row['measured'], col, name)}"))
             absent = col["stat"]["key"] not in stats
         if row.get("system") or (row.get("measured") and not absent):
             assert r["value"] != "", f"{name}: {r['row']} / {r['column']} has no measured value"
@@ -94,6 +96,21 @@ PY
   for f in "$T/$paper"/before/*; do
     cmp -s "$f" "$T/$paper/results/tables/$(basename "$f")" || { echo "$paper: $(basename "$f") differs when regenerated"; exit 1; }
   done
+  # induced-tree tables: the chance row (random trees through the same decoder) is there, above
+  # zero and below left-branching in every directed-attachment column
+  "$VENV/bin/python" - "$T/$paper/results/tables" <<'PY'
+import csv, glob, sys
+for path in glob.glob(f"{sys.argv[1]}/*.csv"):
+    cells = {(r["row"], r["column"]): r for r in csv.DictReader(open(path, encoding="utf-8"))}
+    chance = [(row, col) for (row, col), r in cells.items() if row.endswith("(chance)") and r["statistic"] == "da"]
+    if not any(row.endswith("(chance)") for row, _ in cells):
+        continue
+    assert chance, f"{path}: a chance row without DA values"
+    for row, col in chance:
+        v, left = float(cells[(row, col)]["value"]), float(cells[("left-branching", col)]["value"])
+        assert 0 < v < left, f"{path}: {col}: {row} {v}, left-branching {left}"
+    print(f"{path}: " + ", ".join(f"{row} {col} {float(cells[(row, col)]['value']):.1f}" for row, col in chance))
+PY
   passed=$((passed + 1))
 done
 echo "$passed passed, 0 failed"

@@ -97,3 +97,14 @@ def test_tables_refused(change, match):
 
 def test_marks():
     assert [ex.marks_for(p, ["†", "‡"]) for p in (None, 0.2, 0.04, 0.009)] == ["", "", "†", "‡"]
+
+
+def test_a_measured_row_reads_each_columns_split():
+    ewt = {"label": "EWT UAS", "pair": "p", "stat": {"file": "trees.ewt.json", "key": "da"}}
+    pud = {"label": "PUD UAS", "pair": "q", "stat": {"file": "trees.pud.json", "key": "da"}}
+    assert ex.measured_path("trees/{pair}/{split}.left_branching.json", ewt, "t") == "trees/p/ewt.left_branching.json"
+    assert ex.measured_path("trees/{pair}/{split}.left_branching.json", pud, "t") == "trees/q/pud.left_branching.json"
+    assert ex.measured_path("trees/{pair}/pud.x.json", ewt, "t") == "trees/p/pud.x.json"
+    bleu = {"label": "BLEU", "pair": "p", "stat": {"file": "summary.json", "key": "x"}}
+    with pytest.raises(ConfigError, match="uses {split}, but column 'BLEU' reads 'summary.json'"):
+        ex.measured_path("trees/{pair}/{split}.x.json", bleu, "t")

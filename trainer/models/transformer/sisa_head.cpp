@@ -21,6 +21,8 @@ SisaHeadImpl::SisaHeadImpl(SisaOptions o, const SyntaxModuleSizes& sizes) : opti
 }
 
 torch::Tensor SisaHeadImpl::modify(const torch::Tensor& scores, const torch::Tensor& query_input, const SeamContext& context) {
+  // The biaffine of the papers' description, linear projections: the released Pascal code
+  // (multihead_lisa.py) applies a leaky ReLU to both projections first, which neither paper states.
   auto q = query(query_input), k = key(query_input);                            // (B, S, d)
   auto arcs = torch::matmul(torch::matmul(q, bilinear), k.transpose(1, 2))      // (B, S, S)
               + torch::matmul(k, key_bias).unsqueeze(1);
