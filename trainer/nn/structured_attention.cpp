@@ -38,6 +38,9 @@ HeadSelectionOutput StructuredAttentionImpl::forward(const torch::Tensor& states
     allowed = allowed.logical_or(allowed.any(1, /*keepdim=*/true).logical_not());
     auto barred = allowed.logical_not().unsqueeze(2).logical_and(off_diagonal.unsqueeze(0));
     scores = scores.masked_fill(barred, -std::numeric_limits<float>::infinity());
+    // the analysis dump (and the trees induced from it) reads the scores the model used: a
+    // barred token can head nothing there either
+    out.phi = scores;
   }
   if (options_.selection == HeadSelection::kFlat) {
     // each column j: a distribution over the real heads i (pad rows excluded); pad columns zero
