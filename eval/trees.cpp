@@ -263,8 +263,8 @@ ScoreMatrix collapse_to_words(const ScoreMatrix& phi, const std::vector<std::pai
 
 HeadStatistics head_statistics(const std::vector<ScoreMatrix>& matrices, bool from_scores, bool include_root) {
   HeadStatistics st;
-  double d_sum = 0, d_sq = 0, e_sum = 0, e_sq = 0, u_sum = 0;
-  long d_n = 0;
+  double d_sum = 0, d_sq = 0, e_sum = 0, e_sq = 0, u_sum = 0, ud_sum = 0;
+  long d_n = 0, ud_n = 0;
   for (const auto& m : matrices) {
     const int N = static_cast<int>(m.size());
     for (int d = 1; d < N; ++d) {
@@ -291,6 +291,12 @@ HeadStatistics head_statistics(const std::vector<ScoreMatrix>& matrices, bool fr
       int candidates = 0;
       for (int h = first; h < N; ++h) candidates += h != d;
       u_sum += std::log(static_cast<double>(candidates));
+      // chance for the distance: a head drawn uniformly among the word heads (ROOT has no distance)
+      double w_dist = 0;
+      int w_heads = 0;
+      for (int h = 1; h < N; ++h)
+        if (h != d) w_dist += std::abs(h - d), ++w_heads;
+      if (w_heads) ud_sum += w_dist / w_heads, ++ud_n;
       e_sum += entropy;
       e_sq += entropy * entropy;
       if (best == 0) {
@@ -311,6 +317,7 @@ HeadStatistics head_statistics(const std::vector<ScoreMatrix>& matrices, bool fr
   finish(e_sum, e_sq, st.words, st.entropy_mean, st.entropy_std);
   st.distance_var = st.distance_std * st.distance_std;
   st.uniform_entropy_mean = st.words ? u_sum / static_cast<double>(st.words) : 0;
+  st.uniform_distance_mean = ud_n ? ud_sum / static_cast<double>(ud_n) : 0;
   return st;
 }
 

@@ -50,6 +50,7 @@ struct HeadStatistics {
   double distance_var = 0;                     // the sample variance (Bastings et al.'s Table 3 prints it as "±")
   double entropy_mean = 0, entropy_std = 0;    // nats, per word
   double uniform_entropy_mean = 0;             // nats per word of a uniform head distribution on the same words
+  double uniform_distance_mean = 0;            // mean |h - d| of a head drawn uniformly among the other words (chance)
   long words = 0, root_heads = 0;
 };
 HeadStatistics head_statistics(const std::vector<ScoreMatrix>& matrices, bool from_scores, bool include_root);

@@ -168,4 +168,7 @@ TEST(Trees, PlantedGraphDistanceAndEntropy) {
   EXPECT_NEAR(st.distance_std, 0.5, 1e-12);
   EXPECT_NEAR(st.entropy_mean, 0.0, 1e-12);
   EXPECT_NEAR(st.uniform_entropy_mean, std::log(3.0), 1e-12);
+  // chance distance, a head drawn uniformly among the other tokens: tokens 1 and 4 average
+  // (1 + 2 + 3) / 3 = 2, tokens 2 and 3 (1 + 1 + 2) / 3 = 4/3; over the 4 tokens 5/3
+  EXPECT_NEAR(st.uniform_distance_mean, 5.0 / 3.0, 1e-12);
 }

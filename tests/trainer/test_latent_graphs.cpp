@@ -28,6 +28,25 @@ torch::Tensor sample_lambda() {
 }
 }  // namespace
 
+// Eq. 2-3: lambda_ik = q_i . k_k / sqrt(d_K) with q = W_Q s, k = W_K s (no biases) for i != k.
+TEST(LatentGraph, PotentialsAreScaledDotProductsOfUnbiasedProjections) {
+  torch::manual_seed(6);
+  synmt::LatentGraph g(synmt::LatentGraphOptions{6, 4, 5});
+  EXPECT_FALSE(g->query->options.bias());
+  EXPECT_FALSE(g->key->options.bias());
+  torch::NoGradGuard no_grad;
+  auto x = torch::randn({1, 3, 6});
+  auto lengths = torch::tensor({3});
+  auto lambda = g(x, lengths);
+  auto h = g->lstm(x, lengths);
+  auto want = torch::matmul(torch::matmul(h, g->query->weight.t()), torch::matmul(h, g->key->weight.t()).transpose(1, 2)) /
+              std::sqrt(5.0);
+  for (int64_t i = 0; i < 3; ++i)
+    for (int64_t k = 0; k < 3; ++k)
+      if (i != k) EXPECT_NEAR(lambda[0][i][k].item<double>(), want[0][i][k].item<double>(), 1e-5);
+      else EXPECT_EQ(lambda[0][i][k].item<double>(), kNegInf);
+}
+
 TEST(LatentGraph, TemperatureLimitsAndExactZeros) {
   auto lambda = sample_lambda();
   auto cold = synmt::concrete_graph(lambda, 1e-4, false);
@@ -150,7 +169,7 @@ TEST(LatentGraphs, NoiseFollowsTheGeneratorState) {
 
 // Bastings et al. §3: the Emb and the CNN encoders both add position encodings ("and again add
 // position encodings" for the convolutions). With the convolutions zeroed, the CNN's states are
-// exactly the embeddings plus the sinusoids, as the Emb encoder's; without the positions they would
+// exactly the sqrt(d)-scaled embeddings plus the sinusoids, as the Emb encoder's; without the positions they would
 // be the bare embeddings (the code before this test had that), identical for a repeated token.
 TEST(LatentGraphs, CnnAndEmbEncodersAddPositions) {
   for (const char* arch : {"lg_baseline_cnn", "lg_baseline_emb"}) {
@@ -167,7 +186,9 @@ TEST(LatentGraphs, CnnAndEmbEncodersAddPositions) {
     in.lengths = torch::tensor({7});
     auto states = model->source_states(in);
     auto embedded = model->named_parameters()["src_embed.weight"][5].expand({1, 7, -1});
-    EXPECT_TRUE(torch::allclose(states, synmt::add_sinusoidal_positions(embedded, in.lengths), 1e-6, 1e-6));
+    const double scale = std::sqrt(static_cast<double>(embedded.size(2)));  // Vaswani et al.'s sqrt(d)
+    EXPECT_TRUE(torch::allclose(states, synmt::add_sinusoidal_positions(embedded * scale, in.lengths), 1e-6, 1e-6));
+    EXPECT_FALSE(torch::allclose(states, synmt::add_sinusoidal_positions(embedded, in.lengths), 1e-3, 1e-3));
     EXPECT_FALSE(torch::allclose(states[0][2], states[0][4]));  // interior positions differ by their position alone
   }
 }

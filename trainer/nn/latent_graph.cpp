@@ -10,8 +10,10 @@ namespace synmt {
 LatentGraphImpl::LatentGraphImpl(const LatentGraphOptions& o) : options_(o) {
   if (o.input_dim <= 0 || o.hidden <= 0 || o.key_dim <= 0) throw ConfigError("latent graph: sizes must be positive");
   lstm = register_module("lstm", BiLstmEncoder(BiLstmEncoderOptions{o.input_dim, o.hidden, 1, 0.0}));
-  query = register_module("query", torch::nn::Linear(2 * o.hidden, o.key_dim));
-  key = register_module("key", torch::nn::Linear(2 * o.hidden, o.key_dim));
+  // Eq. 2, k_i = W_K s_i, q_i = W_Q s_i: no biases. A query bias would add b_Q . k_k to every
+  // dependent's potential for head k alike, a head popularity the paper's model does not have.
+  query = register_module("query", torch::nn::Linear(torch::nn::LinearOptions(2 * o.hidden, o.key_dim).bias(false)));
+  key = register_module("key", torch::nn::Linear(torch::nn::LinearOptions(2 * o.hidden, o.key_dim).bias(false)));
 }
 
 torch::Tensor LatentGraphImpl::forward(const torch::Tensor& embedded, const torch::Tensor& lengths) {

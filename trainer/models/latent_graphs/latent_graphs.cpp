@@ -70,7 +70,10 @@ std::map<std::string, std::string> LatentGraphsModel::analysis_axes() const {
 // "a bi-directional RNN" (RNN), which needs none.
 torch::Tensor LatentGraphsModel::source_states(const SourceInput& input, const torch::Tensor& x) {
   if (options_.encoder == "rnn") return rnn(x, input.lengths);
-  auto positioned = add_sinusoidal_positions(x, input.lengths);
+  // Vaswani et al.'s position encodings come with their embeddings scaled by sqrt(d) (§3.4):
+  // unscaled, embeddings initialised in +-init_range (0.1) would carry ~1/12 of the sinusoids'
+  // unit amplitude at d = 256, the states then mostly position
+  auto positioned = add_sinusoidal_positions(x * std::sqrt(static_cast<double>(x.size(2))), input.lengths);
   if (options_.encoder == "cnn") return cnn(positioned, input.lengths);
   return positioned;
 }
