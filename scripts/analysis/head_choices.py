@@ -7,11 +7,46 @@ of the rows (nats per word). Sentences of fewer than 3 words are left out (there
 first, previous or next).
 
 usage: scripts/analysis/head_choices.py DUMP.h5 [DUMP.h5 ...]   (one line per dump)
+       scripts/analysis/head_choices.py --conllu TREES.conllu [...]
+With --conllu the inputs are trees (the pipeline's induced trees, systems/<run>/trees.<split>.conllu,
+or a gold treebank for reference): the same shares of the words' heads, plus the share of words
+headed by the sentence's last word and by a word whose UPOS is PUNCT (a hub check for trees).
 """
 import argparse
+import os
+import sys
 
 import h5py
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "pipeline", "scripts"))
+import conllu_words  # noqa: E402  (the pipeline's CoNLL-U reader)
+
+KINDS = ("ROOT", "first word", "previous", "next", "other")
+
+
+def kind_of(head, word):
+    """head and word count from 1 (head 0 = ROOT); the first match wins, as for the dumps."""
+    return "ROOT" if head == 0 else "first word" if head == 1 else "previous" if head == word - 1 else "next" if head == word + 1 else "other"
+
+
+def tree_choices(path):
+    """Shares over the words of sentences of 3 or more words: KINDS, then 'last word' and 'PUNCT'."""
+    counts = dict.fromkeys(KINDS + ("last word", "PUNCT"), 0)
+    total = 0
+    for heads, upos in zip(conllu_words.sentences(path, field=6), conllu_words.sentences(path, field=3)):
+        n = len(heads)
+        if n < 3:
+            continue
+        for word, h in enumerate(heads, 1):
+            if not h.isdigit() or int(h) > n:
+                raise SystemExit(f"{path}: sentence of {n} words has the head '{h}'")
+            h = int(h)
+            counts[kind_of(h, word)] += 1
+            counts["last word"] += h == n
+            counts["PUNCT"] += h > 0 and upos[h - 1] == "PUNCT"
+            total += 1
+    return {k: v / total for k, v in counts.items()}, total
 
 
 def head_choices(path, tensor="heads"):
@@ -20,7 +55,7 @@ def head_choices(path, tensor="heads"):
             raise SystemExit(f"{path}: no tensor '{tensor}' (dumped: {', '.join(k for k in f if not k.endswith(('_offsets', '_shapes')))})")
         values, offsets = f[tensor][:], f[f"{tensor}_offsets"][:]
         shapes = f[f"{tensor}_shapes"][:].reshape(-1, 2)
-    counts = dict.fromkeys(("ROOT", "first word", "previous", "next", "other"), 0)
+    counts = dict.fromkeys(KINDS, 0)
     entropies = []
     for s in range(len(offsets) - 1):
         rows, cols = shapes[s]
@@ -42,8 +77,13 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("dumps", nargs="+")
     ap.add_argument("--tensor", default="heads")
+    ap.add_argument("--conllu", action="store_true", help="the inputs are trees in CoNLL-U")
     a = ap.parse_args()
     for path in a.dumps:
+        if a.conllu:
+            shares, words = tree_choices(path)
+            print(f"{path}: {words} words; head: " + ", ".join(f"{k} {100 * v:.1f}%" for k, v in shares.items()))
+            continue
         shares, entropy, words = head_choices(path, a.tensor)
         print(f"{path}: {words} words; most likely head: " + ", ".join(f"{k} {100 * v:.1f}%" for k, v in shares.items())
               + f"; entropy {entropy:.2f} nats/word")

@@ -37,3 +37,28 @@ def test_refuses_a_missing_tensor_and_a_non_square_matrix(tmp_path):
     write_dump(tmp_path / "r.h5", [np.ones((3, 4)) / 4])
     with pytest.raises(SystemExit, match="3 x 4"):
         hc.head_choices(str(tmp_path / "r.h5"))
+
+
+def test_trees_in_conllu(tmp_path):
+    def sent(rows):
+        return "".join(f"{i}\tw{i}\t_\t{u}\t_\t_\t{h}\t_\t_\t_\n" for i, (u, h) in enumerate(rows, 1)) + "\n"
+    # 4 words: ROOT, previous, the last word (also next), the last word is PUNCT; then first/other
+    text = sent([("NOUN", 0), ("VERB", 1), ("ADJ", 4), ("PUNCT", 2)]) + sent([("NOUN", 3), ("DET", 1), ("NOUN", 0)])
+    text += sent([("X", 0), ("X", 1)])  # fewer than 3 words: left out
+    path = tmp_path / "t.conllu"
+    path.write_text(text)
+    shares, words = hc.tree_choices(str(path))
+    assert words == 7
+    # sentence 1: w1 ROOT, w2 head 1 = first word, w3 head 4 = next, w4 head 2 = other;
+    # sentence 2: w1 head 3 = other, w2 head 1 = first word, w3 ROOT
+    assert shares["ROOT"] == pytest.approx(2 / 7) and shares["first word"] == pytest.approx(2 / 7)
+    assert shares["next"] == pytest.approx(1 / 7) and shares["other"] == pytest.approx(2 / 7)
+    assert shares["last word"] == pytest.approx(2 / 7)  # w3 -> 4 (last of 4), w1 -> 3 (last of 3)
+    assert shares["PUNCT"] == pytest.approx(1 / 7)      # w3's head w4 is PUNCT
+
+
+def test_a_head_outside_the_sentence_is_an_error(tmp_path):
+    path = tmp_path / "bad.conllu"
+    path.write_text("".join(f"{i}\tw\t_\tX\t_\t_\t{h}\t_\t_\t_\n" for i, h in ((1, 0), (2, 1), (3, 9))) + "\n")
+    with pytest.raises(SystemExit, match="has the head '9'"):
+        hc.tree_choices(str(path))
