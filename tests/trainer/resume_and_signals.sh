@@ -10,6 +10,8 @@
 #     same best weights back from the training state.
 #  4. --resume with a state of another configuration sets it aside and trains afresh; another
 #     thread count (a requeue onto another node) is the same configuration and resumes.
+#  5. a run that reached its epoch cap, resumed with a higher cap, trains the further epochs and
+#     ends byte-identical to a run with the higher cap from the start.
 # Prints 'N passed, N failed'.
 set -uo pipefail
 BIN=$1/bin
@@ -85,6 +87,16 @@ if train -o "$T/run_KILL" --resume --set train.threads=2 > "$T/threads.log" 2>&1
   passed=$((passed + 1)); echo "another thread count: resumed ($(grep -o 'resuming at.*' "$T/threads.log"))"
 else
   echo "FAIL: a resume with another thread count did not resume"; tail -3 "$T/threads.log"; failed=$((failed + 1))
+fi
+# an epoch cap raised after the run reached it: the resume trains the further epochs only and ends
+# byte-identical to a run with the higher cap from the start
+train -o "$T/cap3" --set train.max_steps=0 --set train.max_epochs=3 --dump-params "$T/cap3.bin" > /dev/null 2>&1
+train -o "$T/cap2" --set train.max_steps=0 --set train.max_epochs=2 > /dev/null 2>&1
+if train -o "$T/cap2" --resume --set train.max_steps=0 --set train.max_epochs=3 --dump-params "$T/cap2to3.bin" > "$T/cap.log" 2>&1 \
+     && grep -q "resuming at epoch 3, batch 0" "$T/cap.log" && [ -s "$T/cap3.bin" ] && cmp -s "$T/cap3.bin" "$T/cap2to3.bin"; then
+  passed=$((passed + 1)); echo "epoch cap 2 raised to 3: resumed at epoch 3, parameters byte-identical to a cap-3 run"
+else
+  echo "FAIL: raising the epoch cap: $(grep -o 'resuming at.*\|moved to.*' "$T/cap.log" | head -1)"; tail -3 "$T/cap.log"; failed=$((failed + 1))
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -16,8 +16,12 @@ namespace {
 // collectives' deadline, how often to log): two configs that agree on the rest train the same model.
 nlohmann::json what_is_computed(const std::string& config_json) {
   nlohmann::json j = nlohmann::json::parse(config_json, nullptr, /*allow_exceptions=*/false);
+  // threads, comm_timeout and log_interval say how to run, not what to compute. max_epochs only
+  // bounds the epoch loop, and a run that reaches it saves its state for the next epoch: resumed
+  // with a higher cap, it goes on exactly as an uninterrupted run with that cap would (a budget
+  // extended without retraining what was trained).
   if (j.is_object() && j.contains("train") && j["train"].is_object())
-    for (const char* key : {"threads", "comm_timeout", "log_interval"}) j["train"].erase(key);
+    for (const char* key : {"threads", "comm_timeout", "log_interval", "max_epochs"}) j["train"].erase(key);
   return j;
 }
 
