@@ -171,7 +171,7 @@ if [ "$s" = COMPLETED ] && grep -q "^attempt 1 on" "$T/lost.out" && grep -q "res
   pass "node$lost back: the requeued job ran again ($(grep '^attempt 1' "$T/lost.out")), resumed ('$(grep -o 'resuming at [^,]*' "$T/lost.out" | head -1)') and ended $(($(date +%s) - t_up_again)) s later with parameters identical to the uninterrupted run"
 else
   fail "after node$lost came back: job $s, params $(cmp -s "$T/lost.bin" "$T/two_nodes.bin" && echo identical || echo differ)"; grep -v '^epoch' "$T/lost.out" | tail -12
-  echo "slurmctld on job $J:"; grep -E "JobId=$J[^0-9]|node$lost" "$LOG_DIR/slurmctld.log" | tail -12
+  echo "slurmctld on job $J:"; grep -E "JobId=${J}[^0-9]|node${lost}" "$LOG_DIR/slurmctld.log" | tail -12
   echo "slurmd on node$lost:"; tail -12 "$LOG_DIR/slurmd.node$lost.log"
 fi
 t_checks=$(ms)
