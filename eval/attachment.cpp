@@ -1,10 +1,13 @@
 #include "eval/attachment.h"
 
+#include <cmath>
 #include <map>
+#include <random>
 #include <tuple>
 #include <stdexcept>
 
 #include "core/utf8.h"
+#include "eval/trees.h"
 
 namespace synmt::eval {
 namespace {
@@ -123,6 +126,33 @@ AttachmentScores attachment_scores(const std::vector<ConlluSentence>& gold, cons
   r.da = da_total ? 100.0 * da_correct / da_total : 0.0;
   r.ua = r.da;  // undirected matching needs a shared tokenisation; reported equal to DA otherwise
   return r;
+}
+
+ChanceAttachment chance_attachment(const std::vector<ConlluSentence>& gold, int draws, std::uint64_t seed, bool projective,
+                                   bool include_punct_in_da) {
+  if (draws < 2) throw std::invalid_argument("chance_attachment: at least 2 draws (an sd over draws)");
+  std::mt19937_64 rng(seed);
+  std::vector<double> da, ua;
+  for (int draw = 0; draw < draws; ++draw) {
+    auto sys = gold;
+    for (auto& s : sys) {
+      auto h = random_tree(static_cast<int>(s.words.size()), rng, projective);
+      for (std::size_t k = 0; k < s.words.size(); ++k) s.words[k].head = h[k + 1];
+    }
+    auto r = attachment_scores(gold, sys, include_punct_in_da);
+    da.push_back(r.da);
+    ua.push_back(r.ua);
+  }
+  auto mean_sd = [](const std::vector<double>& v) {
+    double m = 0, q = 0;
+    for (double x : v) m += x / static_cast<double>(v.size());
+    for (double x : v) q += (x - m) * (x - m) / static_cast<double>(v.size() - 1);
+    return std::pair<double, double>{m, std::sqrt(q)};
+  };
+  ChanceAttachment c;
+  std::tie(c.da, c.da_sd) = mean_sd(da);
+  std::tie(c.ua, c.ua_sd) = mean_sd(ua);
+  return c;
 }
 
 }  // namespace synmt::eval

@@ -5,6 +5,7 @@
 //    spans in the whitespace-free text and UAS/LAS are F1 over aligned words.
 //  - DA/UA (Tran & Bisk): directed / undirected attachment, punctuation (gold UPOS PUNCT) excluded
 //    unless include_punct; undirected counts a predicted arc that matches a gold arc either way.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,15 @@ struct AttachmentScores {
 };
 
 AttachmentScores attachment_scores(const std::vector<ConlluSentence>& gold, const std::vector<ConlluSentence>& system,
+                                   bool include_punct_in_da = false);
+
+// Chance for induced trees: DA/UA of every gold sentence's tree decoded from random scores
+// (trees.h random_tree: Chu-Liu-Edmonds, or Eisner when projective), `draws` times from `seed`;
+// the mean and the sample sd over the draws.
+struct ChanceAttachment {
+  double da = 0, ua = 0, da_sd = 0, ua_sd = 0;
+};
+ChanceAttachment chance_attachment(const std::vector<ConlluSentence>& gold, int draws, std::uint64_t seed, bool projective,
                                    bool include_punct_in_da = false);
 
 }  // namespace synmt::eval

@@ -3,7 +3,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <random>
 
 #include <sstream>
 
@@ -375,34 +374,15 @@ int run_uas_or_baselines(const TreesArgs& a, bool is_uas) {
   // induced trees' two decoders (SA-NMT's Chu-Liu-Edmonds, LGP-NMT's projective Eisner)
   std::string text;
   for (bool projective : {false, true}) {
-    std::mt19937_64 rng(a.random_seed);
-    std::vector<double> da, ua;
-    for (int draw = 0; draw < a.random_draws; ++draw) {
-      auto sys = g;
-      for (auto& s : sys) {
-        auto h = synmt::eval::random_tree(static_cast<int>(s.words.size()), rng, projective);
-        for (std::size_t k = 0; k < s.words.size(); ++k) s.words[k].head = h[k + 1];
-      }
-      auto r = synmt::eval::attachment_scores(g, sys, a.include_punct);
-      da.push_back(r.da);
-      ua.push_back(r.ua);
-    }
-    auto mean_sd = [](const std::vector<double>& v) {
-      double m = 0, q = 0;
-      for (double x : v) m += x / static_cast<double>(v.size());
-      for (double x : v) q += (x - m) * (x - m) / static_cast<double>(v.size() - 1);
-      return std::pair<double, double>{m, std::sqrt(q)};
-    };
-    auto [da_mean, da_sd] = mean_sd(da);
-    auto [ua_mean, ua_sd] = mean_sd(ua);
+    auto c = synmt::eval::chance_attachment(g, a.random_draws, a.random_seed, projective, a.include_punct);
     const char* name = projective ? "random_projective_trees" : "random_trees";
-    out[name] = {{"da", da_mean}, {"ua", ua_mean}, {"da_sd", da_sd}, {"ua_sd", ua_sd}, {"draws", a.random_draws},
+    out[name] = {{"da", c.da}, {"ua", c.ua}, {"da_sd", c.da_sd}, {"ua_sd", c.ua_sd}, {"draws", a.random_draws},
                  {"seed", a.random_seed},
                  {"decoder", projective ? "Eisner (projective, one root child) on independent uniform scores"
                                         : "Chu-Liu-Edmonds (one root child) on independent uniform scores"}};
     char line[160];
     std::snprintf(line, sizeof line, "random %strees (%d draws): DA %.1f +- %.1f, UA %.1f +- %.1f\n",
-                  projective ? "projective " : "", a.random_draws, da_mean, da_sd, ua_mean, ua_sd);
+                  projective ? "projective " : "", a.random_draws, c.da, c.da_sd, c.ua, c.ua_sd);
     text += line;
   }
   if (a.format == "json") {
