@@ -8,7 +8,8 @@ import sys
 
 
 def sentences(path, field=1):
-    """Per sentence, one column of its syntactic words: FORM (1) by default, e.g. UPOS (3)."""
+    """Per sentence, one column of its syntactic words: FORM (1) by default, e.g. UPOS (3); a tuple
+    of columns gives a tuple per word, e.g. (6, 3) for (HEAD, UPOS)."""
     opener = gzip.open if path.endswith(".gz") else open
     words = []
     with opener(path, "rt", encoding="utf-8") as f:
@@ -25,7 +26,7 @@ def sentences(path, field=1):
                 if cols[0].isdigit():
                     if field == 1 and " " in cols[1]:
                         sys.exit(f"{path}:{number}: the word '{cols[1]}' contains a space")
-                    words.append(cols[field])
+                    words.append(cols[field] if isinstance(field, int) else tuple(cols[f] for f in field))
     if words:
         yield words
 

@@ -34,11 +34,12 @@ def tree_choices(path):
     """Shares over the words of sentences of 3 or more words: KINDS, then 'last word' and 'PUNCT'."""
     counts = dict.fromkeys(KINDS + ("last word", "PUNCT"), 0)
     total = 0
-    for heads, upos in zip(conllu_words.sentences(path, field=6), conllu_words.sentences(path, field=3)):
-        n = len(heads)
+    for words in conllu_words.sentences(path, field=(6, 3)):  # (HEAD, UPOS) of each word
+        n = len(words)
         if n < 3:
             continue
-        for word, h in enumerate(heads, 1):
+        upos = [u for _, u in words]
+        for word, (h, _) in enumerate(words, 1):
             if not h.isdigit() or int(h) > n:
                 raise SystemExit(f"{path}: sentence of {n} words has the head '{h}'")
             h = int(h)
@@ -64,9 +65,8 @@ def head_choices(path, tensor="heads"):
         if rows < 3:
             continue
         m = values[offsets[s]:offsets[s + 1]].reshape(rows, cols)
-        for i, h in enumerate(m.argmax(1)):
-            kind = "ROOT" if h == i else "first word" if h == 0 else "previous" if h == i - 1 else "next" if h == i + 1 else "other"
-            counts[kind] += 1
+        for i, h in enumerate(m.argmax(1)):  # 0-based, p(ROOT) on the diagonal
+            counts[kind_of(0 if h == i else h + 1, i + 1)] += 1
         p = np.clip(m, 1e-12, 1.0)
         entropies.append(float(-(p * np.log(p)).sum(1).mean()))
     total = sum(counts.values())
