@@ -2,7 +2,8 @@
 // Latent-graph NMT (Bastings, Aziz, Titov & Sima'an 2018): a translation encoder (Emb: embeddings
 // scaled by sqrt(d) + sinusoidal positions, as Vaswani et al.'s; CNN: the same positioned
 // embeddings through residual width-k convolutions; RNN: a BiLSTM of d/2 units per direction, so
-// that its states have the paper's d units, as the graph BiLSTM's by default) whose states pass one GCN layer over a Concrete-sampled latent graph
+// that its states have the paper's d units, as the graph BiLSTM's by default) whose states pass
+// one GCN layer over a Concrete-sampled latent graph
 // (nn/latent_graph.h, nn/gcn.h) computed from the same source embeddings, then a Luong-attention
 // LSTM decoder (general score, input feeding) with its own output layer. The baselines (graph:
 // false) replace the GCN by the dense ReLU layer with the same residual.
