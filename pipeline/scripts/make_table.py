@@ -53,26 +53,31 @@ def has_key(obj, key):
     return True
 
 
-def epochs_reached(summary_paths):
-    """Per system, its runs' epochs and updates from the training summaries (results/systems/RUN/summary.json),
-    so that a reader sees where the convergence rule or the cap stopped each row."""
+def load_summaries(summary_paths):
+    """The training summaries (results/systems/RUN/summary.json), read once: path -> content."""
+    return {path: load_json(path) for path in sorted(summary_paths)}
+
+
+def epochs_reached(summaries):
+    """Per system, its runs' epochs and updates from the training summaries (path -> content), so that
+    a reader sees where the convergence rule or the cap stopped each row."""
     by_system = {}
-    for path in sorted(summary_paths):
+    for path, s in sorted(summaries.items()):
         run = os.path.basename(os.path.dirname(path))
         system, _, seed = run.rpartition(".s")
         if not system or not seed.isdigit():
             system, seed = run, ""
-        s = load_json(path)
         by_system.setdefault(system, []).append(f"{s['epochs']} / {s['steps']}")
     return [f"{system} {', '.join(values)}" for system, values in sorted(by_system.items())]
 
 
-def hardware_line(summary_paths):
-    """The hardware the runs trained on; where there is more than one kind (e.g. a few runs on a lent
-    GPU, the rest on CPUs), each kind names its runs, so a reader sees which rows ran where."""
+def hardware_line(summaries):
+    """The hardware the runs trained on (summaries: path -> content); where there is more than one kind
+    (e.g. a few runs on a lent GPU, the rest on CPUs), each kind names its runs, so a reader sees which
+    rows ran where."""
     runs_on = {}
-    for path in sorted(summary_paths):
-        runs_on.setdefault(load_json(path)["hardware"], []).append(os.path.basename(os.path.dirname(path)))
+    for path, s in sorted(summaries.items()):
+        runs_on.setdefault(s["hardware"], []).append(os.path.basename(os.path.dirname(path)))
     if len(runs_on) <= 1:
         return "; ".join(runs_on) or "n/a"
     return "; ".join(f"{hw} ({len(r)} run{'s' if len(r) > 1 else ''}: {', '.join(r)})" for hw, r in sorted(runs_on.items()))
@@ -274,12 +279,13 @@ def main(sm):
         + ("" if slices in ([0], []) else f" Corpora sliced to the first {', '.join(str(s) for s in slices if s)} lines of each split."),
     ]
     if runs:  # a table of data statistics only (e.g. sentence counts) has no runs to describe
+        summaries = load_summaries(sm.input.summaries)
         header += [
-            f"Hardware: {hardware_line(sm.input.summaries)}.",
+            f"Hardware: {hardware_line(summaries)}.",
             "Training budget: " + "; ".join(f"{s}: {b}" for s, b in sorted({(r['system'], r['budget']) for r in runs.values()})) + ".",
             f"Results recorded {dates[0] if len(dates) == 1 else dates[0] + ' to ' + dates[-1]}" if dates else "Results recorded: n/a",
         ]
-        reached = epochs_reached(sm.input.summaries)
+        reached = epochs_reached(summaries)
         if reached:
             header.insert(-1, "Training reached (epochs / updates per run): " + "; ".join(reached) + ".")
         header[-1] += f" at commit {', '.join(commits)}." if commits else "."

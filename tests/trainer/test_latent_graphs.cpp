@@ -32,14 +32,21 @@ torch::Tensor sample_lambda() {
 TEST(LatentGraph, PotentialsAreScaledDotProductsOfUnbiasedProjections) {
   torch::manual_seed(6);
   synmt::LatentGraph g(synmt::LatentGraphOptions{6, 4, 5});
-  EXPECT_FALSE(g->query->options.bias());
-  EXPECT_FALSE(g->key->options.bias());
+  // the submodules are private: reached by their registered names, as a checkpoint would name them
+  auto children = g->named_children();
+  auto* query = children["query"]->as<torch::nn::Linear>();
+  auto* key = children["key"]->as<torch::nn::Linear>();
+  auto* lstm = children["lstm"]->as<synmt::BiLstmEncoder>();
+  ASSERT_TRUE(query != nullptr && key != nullptr && lstm != nullptr);
+  EXPECT_FALSE(query->options.bias());
+  EXPECT_FALSE(key->options.bias());
+  EXPECT_EQ(g->named_parameters().find("query.bias"), nullptr);
   torch::NoGradGuard no_grad;
   auto x = torch::randn({1, 3, 6});
   auto lengths = torch::tensor({3});
   auto lambda = g(x, lengths);
-  auto h = g->lstm(x, lengths);
-  auto want = torch::matmul(torch::matmul(h, g->query->weight.t()), torch::matmul(h, g->key->weight.t()).transpose(1, 2)) /
+  auto h = lstm->forward(x, lengths);
+  auto want = torch::matmul(torch::matmul(h, query->weight.t()), torch::matmul(h, key->weight.t()).transpose(1, 2)) /
               std::sqrt(5.0);
   for (int64_t i = 0; i < 3; ++i)
     for (int64_t k = 0; k < 3; ++k)

@@ -32,7 +32,7 @@ def test_epochs_reached(tmp_path):
     for run, e, s in (("sa.s2", 6, 600), ("sa.s1", 5, 500), ("hard", 3, 30)):
         (tmp_path / run).mkdir()
         paths.append(write(tmp_path / run / "summary.json", {"epochs": e, "steps": s}))
-    assert mt.epochs_reached(paths) == ["hard 3 / 30", "sa 5 / 500, 6 / 600"]
+    assert mt.epochs_reached(mt.load_summaries(paths)) == ["hard 3 / 30", "sa 5 / 500, 6 / 600"]
 
 
 def test_hardware_line_names_the_runs_of_each_kind(tmp_path):
@@ -40,9 +40,9 @@ def test_hardware_line_names_the_runs_of_each_kind(tmp_path):
     for run, hw in (("nmt.s1", "CPU"), ("nmt.s2", "H100"), ("sa.s1", "CPU")):
         (tmp_path / run).mkdir()
         paths.append(write(tmp_path / run / "summary.json", {"hardware": hw}))
-    assert mt.hardware_line([paths[0], paths[2]]) == "CPU"
-    assert mt.hardware_line(paths) == "CPU (2 runs: nmt.s1, sa.s1); H100 (1 run: nmt.s2)"
-    assert mt.hardware_line([]) == "n/a"
+    assert mt.hardware_line(mt.load_summaries([paths[0], paths[2]])) == "CPU"
+    assert mt.hardware_line(mt.load_summaries(paths)) == "CPU (2 runs: nmt.s1, sa.s1); H100 (1 run: nmt.s2)"
+    assert mt.hardware_line({}) == "n/a"
 
 
 def test_formatting():
