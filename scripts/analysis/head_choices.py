@@ -34,14 +34,14 @@ def tree_choices(path):
     """Shares over the words of sentences of 3 or more words: KINDS, then 'last word' and 'PUNCT'."""
     counts = dict.fromkeys(KINDS + ("last word", "PUNCT"), 0)
     total = 0
-    for words in conllu_words.sentences(path, field=(6, 3)):  # (HEAD, UPOS) of each word
+    for number, words in enumerate(conllu_words.sentences(path, field=(6, 3)), 1):  # (HEAD, UPOS) of each word
         n = len(words)
         if n < 3:
             continue
         upos = [u for _, u in words]
         for word, (h, _) in enumerate(words, 1):
             if not h.isdigit() or int(h) > n:
-                raise SystemExit(f"{path}: sentence of {n} words has the head '{h}'")
+                raise SystemExit(f"{path}: sentence {number} (of {n} words), word {word}, has the head '{h}'")
             h = int(h)
             counts[kind_of(h, word)] += 1
             counts["last word"] += h == n
