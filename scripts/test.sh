@@ -6,7 +6,8 @@
 # the CPU-only build a laptop with PyTorch's wheel gets (docs/gpu.md), synmt-train included.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ctest --test-dir build --output-on-failure "$@"
+# --parallel 2: tests/CMakeLists.txt reserves both cores for every test but the one-core ones
+ctest --test-dir build --output-on-failure --parallel 2 "$@"
 if [ "$#" -eq 0 ]; then
   # The fuzz build is also the toolkit-less build: configured inside scripts/without_cuda_toolkit.sh
   # (no nvcc, no CUDA headers or libraries), it takes cmake/FindTorchForSynmt.cmake's path for a
