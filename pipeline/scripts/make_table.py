@@ -122,10 +122,15 @@ def paper_cell(paper, row, column):
     return f"{v}{mark}", float(v)
 
 
-def seed_level_p(per_run, cell, base):
+def seed_summary(values):
+    """(mean, sample standard deviation or None for a single run, number of runs) of a cell's runs."""
+    return statistics.fmean(values), (statistics.stdev(values) if len(values) > 1 else None), len(values)
+
+
+def seed_level_p(measured, cell, base):
     """Welch's two-sided t-test p-value of two seed groups' per-run values (both with 2 or more runs
     and some spread), else None."""
-    a, b = per_run.get(cell, []), per_run.get(base, [])
+    a, b = measured.get(cell, []), measured.get(base, [])
     if len(a) < 2 or len(b) < 2 or (statistics.pstdev(a) == 0 and statistics.pstdev(b) == 0):
         return None
     return float(stats.ttest_ind(a, b, equal_var=False).pvalue)
@@ -144,7 +149,7 @@ def comparison_verdict(paper, rows, row, col, ci, comp, cell, measured, decimals
     paper_delta = round(p_row - p_base, 6)
     paper_mark = paper.get("marks", {}).get(row["paper"], {}).get(col["paper"], "")
     paper_sig = any(m in paper_mark for m in comp["marks"])
-    measured_delta = measured[(row["label"], ci)][0] - measured[(comp["row"], ci)][0]
+    measured_delta = statistics.fmean(measured[(row["label"], ci)]) - statistics.fmean(measured[(comp["row"], ci)])
     test = next((x for x in cell["tests"] if x["row"] == comp["row"]), None)
     mark, sig = "", None
     if test is not None:
@@ -173,8 +178,7 @@ def main(sm):
     columns = t["columns"]
     cells = {(c["row"], c["column"]): c for c in t["cells"]}
     signatures = {}
-    measured = {}
-    per_run = {}  # (row, column) -> the runs' values, for the seed-level test
+    measured = {}  # (row, column) -> the runs' values: one per seed of the row's group
     for key, c in list(cells.items()):
         col = columns[key[1]]
         if not c["runs"] and "stat" in col and not has_key(load_json(c["values"][0]), col["stat"]["key"]):
@@ -186,10 +190,7 @@ def main(sm):
             vals.append(v)
             if sig:
                 signatures.setdefault(col.get("metric"), sig)
-        mean = statistics.fmean(vals)
-        sd = statistics.stdev(vals) if len(vals) > 1 else None
-        measured[key] = (mean, sd, len(vals))
-        per_run[key] = vals
+        measured[key] = vals
     any_tests = any(c["tests"] for c in cells.values())
     any_comparisons = any(r["comparisons"] for r in t["rows"])
     md_cols = ["system"]
@@ -222,7 +223,7 @@ def main(sm):
                 md[col["label"]] = "–" if row.get("measured") else "(paper only)"
                 csv_rows.append(csv)
                 continue
-            mean, sd, n = measured[(row["label"], ci)]
+            mean, sd, n = seed_summary(measured[(row["label"], ci)])
             marks, pvals = "", []
             for test in c["tests"]:
                 base, entry = load_json(test["file"])[:2]
@@ -235,7 +236,7 @@ def main(sm):
             md[col["label"]] = text
             delta = None
             if row["comparisons"] and (row["comparisons"][0]["row"], ci) in measured:
-                delta = mean - measured[(row["comparisons"][0]["row"], ci)][0]
+                delta = mean - statistics.fmean(measured[(row["comparisons"][0]["row"], ci)])
                 md[f"Δ ({col['label']})"] = signed(delta, d)
             lo = hi = None
             if "ci_file" in c:
@@ -245,7 +246,7 @@ def main(sm):
                 md[f"95% CI ({col['label']})"] = f"[{fmt(lo, d)}, {fmt(hi, d)}]"
             seed_tests = []
             for comp in row["comparisons"]:
-                p = seed_level_p(per_run, (row["label"], ci), (comp["row"], ci))
+                p = seed_level_p(measured, (row["label"], ci), (comp["row"], ci))
                 if p is not None:
                     seed_tests.append(f"vs {comp['row']}: {p:.4f}")
                     seed_notes.setdefault(f"{row['label']} vs {comp['row']}", []).append(f"{col['label']} p = {p:.2f}")
@@ -315,7 +316,7 @@ def main(sm):
                      "Δ is the difference of means to the first compared row. To reproduce a p-value: "
                      f"`synmt-score paired-bs -r {results}/groups/references/PAIR/TEST.xN.txt --metric METRIC --samples {boot['samples']} "
                      f"--seed {boot['seed']} --baseline {results}/groups/BASELINE/PAIR/hyp.TEST.txt {results}/groups/SYSTEM/PAIR/hyp.TEST.txt`.")
-    if any(measured[k][2] > 1 for k in measured):
+    if any(len(v) > 1 for v in measured.values()):
         notes.append("Seed groups: mean ± sample standard deviation (n − 1) over the runs.")
     if seed_notes:
         notes.append("Across seeds (Welch's t-test over the runs' scores, two-sided; the bootstrap above resamples test "

@@ -55,12 +55,12 @@ def test_comparison_verdict_from_files(tmp_path):
     test = write(tmp_path / "sig.json", [{"score": 20.0}, {"score": 20.9, "p_value": 0.003}])
     comp = {"row": "Base", "marks": ["†", "‡"]}
     cell = {"tests": [{"row": "Base", "marks": ["†", "‡"], "file": test}]}
-    measured = {("Base", 0): (20.0,), ("New", 0): (20.9,)}
+    measured = {("Base", 0): [20.0], ("New", 0): [20.9]}  # (row, column) -> the runs' values
     text, result = mt.comparison_verdict(paper, rows, rows[1], {"paper": "BLEU"}, 0, comp, cell, measured, 2)
     assert result == "agrees", text
     assert text.startswith("vs Base: paper +1.30‡") and "+0.90‡" in text
     # the measured difference the other way round, significant: a contradiction
-    measured[("New", 0)] = (19.0,)
+    measured[("New", 0)] = [19.0]
     write(tmp_path / "sig.json", [{"score": 20.0}, {"score": 19.0, "p_value": 0.003}])
     assert mt.comparison_verdict(paper, rows, rows[1], {"paper": "BLEU"}, 0, comp, cell, measured, 2)[1] == "contradicts"
 
@@ -68,9 +68,14 @@ def test_comparison_verdict_from_files(tmp_path):
 def test_seed_level_p_is_welchs_t_test():
     # Welch's t by hand for a = [3, 4, 5], b = [1, 2, 3]:
     # t = (4 - 2) / sqrt(1/3 + 1/3) = 2.449, df = 4 -> two-sided p = 0.0705 (t tables)
-    per_run = {("A", 0): [3.0, 4.0, 5.0], ("B", 0): [1.0, 2.0, 3.0], ("C", 0): [7.0], ("D", 0): [2.0, 2.0]}
-    p = mt.seed_level_p(per_run, ("A", 0), ("B", 0))
+    measured = {("A", 0): [3.0, 4.0, 5.0], ("B", 0): [1.0, 2.0, 3.0], ("C", 0): [7.0], ("D", 0): [2.0, 2.0]}
+    p = mt.seed_level_p(measured, ("A", 0), ("B", 0))
     assert abs(p - 0.0705) < 5e-4
-    assert mt.seed_level_p(per_run, ("B", 0), ("A", 0)) == p  # two-sided
-    assert mt.seed_level_p(per_run, ("A", 0), ("C", 0)) is None  # one run: no seed-level test
-    assert mt.seed_level_p(per_run, ("D", 0), ("D", 0)) is None  # no spread at all
+    assert mt.seed_level_p(measured, ("B", 0), ("A", 0)) == p  # two-sided
+    assert mt.seed_level_p(measured, ("A", 0), ("C", 0)) is None  # one run: no seed-level test
+    assert mt.seed_level_p(measured, ("D", 0), ("D", 0)) is None  # no spread at all
+
+
+def test_seed_summary():
+    assert mt.seed_summary([3.0, 4.0, 5.0]) == (4.0, 1.0, 3)  # sample sd (n - 1)
+    assert mt.seed_summary([7.0]) == (7.0, None, 1)  # one run: no sd
