@@ -25,6 +25,6 @@ if [ "$#" -eq 0 ]; then
     ASAN_OPTIONS=detect_leaks=0 build-fuzz/bin/synmt-train --list-archs > /dev/null
     echo "toolkit-less configure and build of synmt-train: passed"'
   echo "[test] fuzz build done after $SECONDS s"
-  # two targets at a time: each libFuzzer run is one process on one core (125 s -> about 65 s)
+  # two targets at a time: each libFuzzer run is one process on one core (126 s -> 70 s, docs/benchmarks.md)
   ctest --test-dir build-fuzz --output-on-failure -L fuzz --parallel 2
 fi
