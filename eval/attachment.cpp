@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "core/utf8.h"
+#include "eval/mean_sd.h"
 #include "eval/trees.h"
 
 namespace synmt::eval {
@@ -132,7 +133,7 @@ ChanceAttachment chance_attachment(const std::vector<ConlluSentence>& gold, int 
                                    bool include_punct_in_da) {
   if (draws < 2) throw std::invalid_argument("chance_attachment: at least 2 draws (an sd over draws)");
   std::mt19937_64 rng(seed);
-  std::vector<double> da, ua;
+  MeanSd da, ua;
   for (int draw = 0; draw < draws; ++draw) {
     auto sys = gold;
     for (auto& s : sys) {
@@ -140,19 +141,10 @@ ChanceAttachment chance_attachment(const std::vector<ConlluSentence>& gold, int 
       for (std::size_t k = 0; k < s.words.size(); ++k) s.words[k].head = h[k + 1];
     }
     auto r = attachment_scores(gold, sys, include_punct_in_da);
-    da.push_back(r.da);
-    ua.push_back(r.ua);
+    da.add(r.da);
+    ua.add(r.ua);
   }
-  auto mean_sd = [](const std::vector<double>& v) {
-    double m = 0, q = 0;
-    for (double x : v) m += x / static_cast<double>(v.size());
-    for (double x : v) q += (x - m) * (x - m) / static_cast<double>(v.size() - 1);
-    return std::pair<double, double>{m, std::sqrt(q)};
-  };
-  ChanceAttachment c;
-  std::tie(c.da, c.da_sd) = mean_sd(da);
-  std::tie(c.ua, c.ua_sd) = mean_sd(ua);
-  return c;
+  return ChanceAttachment{da.mean(), ua.mean(), da.sd(), ua.sd()};
 }
 
 }  // namespace synmt::eval

@@ -1,5 +1,7 @@
 #include "eval/trees.h"
 
+#include "eval/mean_sd.h"
+
 #include <algorithm>
 #include <cmath>
 #include <array>
@@ -263,8 +265,9 @@ ScoreMatrix collapse_to_words(const ScoreMatrix& phi, const std::vector<std::pai
 
 HeadStatistics head_statistics(const std::vector<ScoreMatrix>& matrices, bool from_scores, bool include_root) {
   HeadStatistics st;
-  double d_sum = 0, d_sq = 0, e_sum = 0, e_sq = 0, u_sum = 0, ud_sum = 0;
-  long d_n = 0, ud_n = 0;
+  MeanSd distance, entropy_stats;
+  double u_sum = 0, ud_sum = 0;
+  long ud_n = 0;
   for (const auto& m : matrices) {
     const int N = static_cast<int>(m.size());
     for (int d = 1; d < N; ++d) {
@@ -297,24 +300,18 @@ HeadStatistics head_statistics(const std::vector<ScoreMatrix>& matrices, bool fr
       for (int h = 1; h < N; ++h)
         if (h != d) w_dist += std::abs(h - d), ++w_heads;
       if (w_heads) ud_sum += w_dist / w_heads, ++ud_n;
-      e_sum += entropy;
-      e_sq += entropy * entropy;
+      entropy_stats.add(entropy);
       if (best == 0) {
         ++st.root_heads;
         continue;
       }
-      double dist = std::abs(best - d);
-      d_sum += dist;
-      d_sq += dist * dist;
-      ++d_n;
+      distance.add(std::abs(best - d));
     }
   }
-  auto finish = [](double sum, double sq, long n, double& mean, double& sd) {
-    mean = n ? sum / n : 0;
-    sd = n > 1 ? std::sqrt(std::max(0.0, (sq - n * mean * mean) / (n - 1))) : 0;
-  };
-  finish(d_sum, d_sq, d_n, st.distance_mean, st.distance_std);
-  finish(e_sum, e_sq, st.words, st.entropy_mean, st.entropy_std);
+  st.distance_mean = distance.mean();
+  st.distance_std = distance.sd();
+  st.entropy_mean = entropy_stats.mean();
+  st.entropy_std = entropy_stats.sd();
   st.distance_var = st.distance_std * st.distance_std;
   st.uniform_entropy_mean = st.words ? u_sum / static_cast<double>(st.words) : 0;
   st.uniform_distance_mean = ud_n ? ud_sum / static_cast<double>(ud_n) : 0;

@@ -1,9 +1,11 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <functional>
 #include <map>
 #include <random>
 
+#include "eval/mean_sd.h"
 #include "eval/trees.h"
 
 using synmt::eval::Heads;
@@ -171,4 +173,19 @@ TEST(Trees, PlantedGraphDistanceAndEntropy) {
   // chance distance, a head drawn uniformly among the other tokens: tokens 1 and 4 average
   // (1 + 2 + 3) / 3 = 2, tokens 2 and 3 (1 + 1 + 2) / 3 = 4/3; over the 4 tokens 5/3
   EXPECT_NEAR(st.uniform_distance_mean, 5.0 / 3.0, 1e-12);
+}
+
+TEST(MeanSd, SampleSdAndLargeOffsets) {
+  synmt::eval::MeanSd s;
+  EXPECT_EQ(s.mean(), 0.0);
+  EXPECT_EQ(s.sd(), 0.0);
+  for (double x : {2, 4, 4, 4, 5, 5, 7, 9}) s.add(x);
+  EXPECT_EQ(s.count(), 8);
+  EXPECT_NEAR(s.mean(), 5.0, 1e-12);
+  EXPECT_NEAR(s.sd(), std::sqrt(32.0 / 7.0), 1e-12);  // n - 1 in the denominator
+  // Values around 1e9: a sum of squares minus n * mean^2 loses the sd (about 5.48) to cancellation.
+  synmt::eval::MeanSd big;
+  for (double x : {4, 7, 13, 16}) big.add(1e9 + x);
+  EXPECT_NEAR(big.mean(), 1e9 + 10, 1e-6);
+  EXPECT_NEAR(big.sd(), std::sqrt(30.0), 1e-6);
 }
