@@ -58,16 +58,47 @@ def load_summaries(summary_paths):
     return {path: load_json(path) for path in sorted(summary_paths)}
 
 
+def lr_halvings(run_dir):
+    """The updates at whose validation a run halved its learning rate (the halving took effect for
+    the training after it), from the run's training record (metrics.jsonl); None for a run that does
+    not halve on a plateau (train_config.json). Where a budget cap stops runs that are still
+    improving, a halving shortly before the cap lowers the final perplexity at once, so whether and
+    when it happened is part of reading a row."""
+    config_path = os.path.join(run_dir, "train_config.json")
+    config = load_json(config_path) if os.path.exists(config_path) else {}
+    if not config.get("train", {}).get("halve_lr_on_plateau"):
+        return None
+    path = os.path.join(run_dir, "metrics.jsonl")
+    if not os.path.exists(path):
+        sys.exit(f"{path}: missing; the run halves its rate on a plateau and its training record says when")
+    lr_at = {}  # update -> rate; a resumed run repeats the validations since its last state: the last one stands
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as e:
+                sys.exit(f"{path}:{number}: not JSON ({e})")
+            if record.get("type") == "valid":
+                lr_at[record["step"]] = record["lr"]
+    steps = sorted(lr_at)
+    return [before for before, after in zip(steps, steps[1:]) if lr_at[after] < lr_at[before]]
+
+
 def epochs_reached(summaries):
     """Per system, its runs' epochs and updates from the training summaries (path -> content), so that
-    a reader sees where the convergence rule or the cap stopped each row."""
+    a reader sees where the convergence rule or the cap stopped each row; for runs that halve their
+    rate on a plateau, the updates at which they did."""
     by_system = {}
     for path, s in sorted(summaries.items()):
         run = os.path.basename(os.path.dirname(path))
         system, _, seed = run.rpartition(".s")
         if not system or not seed.isdigit():
             system, seed = run, ""
-        by_system.setdefault(system, []).append(f"{s['epochs']} / {s['steps']}")
+        value = f"{s['epochs']} / {s['steps']}"
+        halved = lr_halvings(os.path.dirname(path))
+        if halved is not None:
+            value += f" (lr halved at update{'s' if len(halved) > 1 else ''} {', '.join(map(str, halved))})" if halved else " (lr not halved)"
+        by_system.setdefault(system, []).append(value)
     return [f"{system} {', '.join(values)}" for system, values in sorted(by_system.items())]
 
 

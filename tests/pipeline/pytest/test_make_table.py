@@ -35,6 +35,30 @@ def test_epochs_reached(tmp_path):
     assert mt.epochs_reached(mt.load_summaries(paths)) == ["hard 3 / 30", "sa 5 / 500, 6 / 600"]
 
 
+def test_epochs_reached_says_when_the_rate_halved(tmp_path):
+    def run(name, lrs, halve=True, repeat=None):
+        (tmp_path / name).mkdir()
+        write(tmp_path / name / "train_config.json", {"train": {"halve_lr_on_plateau": halve}})
+        records = [{"type": "valid", "step": 100 * (i + 1), "lr": lr} for i, lr in enumerate(lrs)]
+        if repeat is not None:  # a resumed run writes again the validations since its last state
+            records += [dict(r) for r in records[repeat:]]
+        train = [{"type": "train", "step": 50, "lr": 1.0}]
+        (tmp_path / name / "metrics.jsonl").write_text("".join(json.dumps(r) + "\n" for r in train + records))
+        return write(tmp_path / name / "summary.json", {"epochs": len(lrs), "steps": 100 * len(lrs)})
+    paths = [run("sa.s1", [1e-3, 1e-3, 5e-4, 5e-4, 2.5e-4]), run("sa.s2", [1e-3, 1e-3, 1e-3]),
+             run("tr.s1", [1e-4, 2e-4, 1e-4], halve=False), run("fa.s1", [1e-3, 1e-3, 5e-4], repeat=1)]
+    assert mt.epochs_reached(mt.load_summaries(paths)) == [
+        "fa 3 / 300 (lr halved at update 200)",
+        "sa 5 / 500 (lr halved at updates 200, 400), 3 / 300 (lr not halved)",
+        "tr 3 / 300"]
+    (tmp_path / "sa.s2" / "metrics.jsonl").unlink()
+    try:
+        mt.epochs_reached(mt.load_summaries(paths))
+        raise AssertionError("a missing training record must stop the table")
+    except SystemExit as e:
+        assert "sa.s2/metrics.jsonl: missing" in str(e)
+
+
 def test_hardware_line_names_the_runs_of_each_kind(tmp_path):
     paths = []
     for run, hw in (("nmt.s1", "CPU"), ("nmt.s2", "H100"), ("sa.s1", "CPU")):
