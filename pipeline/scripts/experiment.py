@@ -217,8 +217,9 @@ def resolve_table(table, spec, runs, pairs, results):
                     tested, against = seed_matched(runs, system, rids, other, orids,
                                                    f"tables.{table}: '{r['label']}' against '{c['row']}' on {col['pair']}")
                     test = {"row": c["row"], "marks": c["marks"], "file": significance_file(results, col, against, tested)}
-                    if (tested, against) != (system, other):
-                        test["seed"] = int((tested + against).rpartition(SEED_SEP)[2])
+                    if (tested, against) != (system, other):  # one side restricted to the run of one seed
+                        restricted = tested if tested != system else against
+                        test["seed"] = int(restricted.rpartition(SEED_SEP)[2])
                     cell["tests"].append(test)
                 if spec.get("ci", False):
                     cell["ci_file"] = significance_file(results, col, system, system)

@@ -71,6 +71,14 @@ def test_table_cells_files_and_tests():
     assert t["columns"][0]["paper"] == "BLEU" and t["columns"][0]["decimals"] == 2
 
 
+def test_seed_group_against_a_one_run_baseline():
+    # the other way round: a 3-seed row tested against a one-run baseline, with its run of that seed
+    t = table(rows=[{"label": "One", "system": "one"}, {"label": "New", "system": "new"}], baseline="One")
+    cells = {c["row"]: c for c in t["cells"]}
+    assert cells["New"]["tests"][0]["file"] == "R/significance/p/test/bleu/one--new@s2.json"
+    assert cells["New"]["tests"][0]["seed"] == 2
+
+
 def test_table_ci_and_stat_and_measured():
     t = ex.resolve_table("t", {"title": "T", "ci": True, "columns": [
         {"label": "BLEU", "pair": "p", "metric": "bleu"}, {"label": "UAS", "pair": "p", "stat": {"file": "trees.json", "key": "ua"}}],
