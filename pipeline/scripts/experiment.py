@@ -220,6 +220,7 @@ def resolve_table(table, spec, runs, pairs, results):
                     if (tested, against) != (system, other):  # one side restricted to the run of one seed
                         restricted = tested if tested != system else against
                         test["seed"] = int(restricted.rpartition(SEED_SEP)[2])
+                        test["seed_row"] = r["label"] if tested != system else c["row"]  # the seed group's row
                     cell["tests"].append(test)
                 if spec.get("ci", False):
                     cell["ci_file"] = significance_file(results, col, system, system)

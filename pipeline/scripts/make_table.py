@@ -337,9 +337,9 @@ def main(sm):
                 seen.append(f"{c['marks'][0]} p < 0.05, {c['marks'][1]} p < 0.01 against {c['row']}")
         if seen:
             notes.append("Marks: " + "; ".join(dict.fromkeys(seen)) + ".")
-        matched = sorted({(x["row"], x["seed"]) for c in cells.values() for x in c["tests"] if "seed" in x})
+        matched = sorted({(x.get("seed_row", x["row"]), x["seed"]) for c in cells.values() for x in c["tests"] if "seed" in x})
         if matched:
-            notes.append("A one-run row against a seed group is tested against the group's run of the same seed (one run each): "
+            notes.append("A one-run row and a seed group are tested with the group's run of the same seed (one run each): "
                          + "; ".join(f"{row}'s seed-{seed} run" for row, seed in matched)
                          + ". Δ stays the difference to the group's mean.")
         notes.append(f"Paired bootstrap resampling (sacreBLEU's --paired-bs; no mark where both scores are identical), {boot['samples']} resamples, seed {boot['seed']}; "

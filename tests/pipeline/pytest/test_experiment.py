@@ -67,7 +67,7 @@ def test_table_cells_files_and_tests():
     assert cells["New"]["tests"] == [{"row": "Base", "marks": ["†", "‡"], "file": "R/significance/p/test/bleu/base--new.json"}]
     # a one-run row is tested against the baseline's run of its own seed
     assert cells["One"]["tests"][0]["file"] == "R/significance/p/test/bleu/base@s2--one.json"
-    assert cells["One"]["tests"][0]["seed"] == 2
+    assert cells["One"]["tests"][0]["seed"] == 2 and cells["One"]["tests"][0]["seed_row"] == "Base"
     assert t["columns"][0]["paper"] == "BLEU" and t["columns"][0]["decimals"] == 2
 
 
@@ -76,7 +76,7 @@ def test_seed_group_against_a_one_run_baseline():
     t = table(rows=[{"label": "One", "system": "one"}, {"label": "New", "system": "new"}], baseline="One")
     cells = {c["row"]: c for c in t["cells"]}
     assert cells["New"]["tests"][0]["file"] == "R/significance/p/test/bleu/one--new@s2.json"
-    assert cells["New"]["tests"][0]["seed"] == 2
+    assert cells["New"]["tests"][0]["seed"] == 2 and cells["New"]["tests"][0]["seed_row"] == "New"
 
 
 def test_table_ci_and_stat_and_measured():
