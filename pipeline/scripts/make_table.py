@@ -61,10 +61,11 @@ def load_summaries(summary_paths):
 def lr_halvings(run_dir):
     """The updates at whose validation a run halved its learning rate (the halving took effect for
     the training after it), from the run's training record (metrics.jsonl); None for a run that does
-    not halve on a plateau (train_config.json). Where a budget cap stops runs that are still
-    improving, a halving shortly before the cap lowers the final perplexity at once, so whether and
-    when it happened is part of reading a row."""
-    config_path = os.path.join(run_dir, "train_config.json")
+    not halve on a plateau (config.json, the options the trainer ran with, its defaults included)
+    or has no such record of its options. Where a budget cap stops runs that are still improving, a
+    halving shortly before the cap lowers the final perplexity at once, so whether and when it
+    happened is part of reading a row."""
+    config_path = os.path.join(run_dir, "config.json")
     config = load_json(config_path) if os.path.exists(config_path) else {}
     if not config.get("train", {}).get("halve_lr_on_plateau"):
         return None

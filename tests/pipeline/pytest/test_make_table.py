@@ -38,7 +38,7 @@ def test_epochs_reached(tmp_path):
 def test_epochs_reached_says_when_the_rate_halved(tmp_path):
     def run(name, lrs, halve=True, repeat=None):
         (tmp_path / name).mkdir()
-        write(tmp_path / name / "train_config.json", {"train": {"halve_lr_on_plateau": halve}})
+        write(tmp_path / name / "config.json", {"train": {"halve_lr_on_plateau": halve}})
         records = [{"type": "valid", "step": 100 * (i + 1), "lr": lr} for i, lr in enumerate(lrs)]
         if repeat is not None:  # a resumed run writes again the validations since its last state
             records += [dict(r) for r in records[repeat:]]
