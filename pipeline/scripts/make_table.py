@@ -80,6 +80,8 @@ def lr_halvings(run_dir):
             except json.JSONDecodeError as e:
                 sys.exit(f"{path}:{number}: not JSON ({e})")
             if record.get("type") == "valid":
+                if "step" not in record or "lr" not in record:
+                    sys.exit(f"{path}:{number}: a validation record without 'step' and 'lr'")
                 lr_at[record["step"]] = record["lr"]
     steps = sorted(lr_at)
     return [before for before, after in zip(steps, steps[1:]) if lr_at[after] < lr_at[before]]
