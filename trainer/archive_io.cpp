@@ -4,7 +4,9 @@
 
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/pickle_lengths.h"
 #include "core/sealed_zip.h"
+#include "core/zip_members.h"
 
 namespace synmt {
 
@@ -36,6 +38,13 @@ void load_archive(torch::serialize::InputArchive& archive, const std::string& pa
   if (seal == ZipSeal::kUnsealed)
     throw InputError(path, 0, "a " + what + " without synmt's seal (written before synmt sealed its archives, or not by synmt); "
                               "seal it with scripts/seal_archive.py if you trust its bytes");
+  // the seal proves the bytes are the ones written, not that the sizes in them are sane: LibTorch
+  // allocates what a zip member or a pickled string claims before it checks the claim
+  for (const ZipMember& member : check_zip_members(path)) {
+    const std::string& name = member.name;
+    if (name.size() >= 3 && name.compare(name.size() - 3, 3, "pkl") == 0)  // data.pkl, constants.pkl, *.debug_pkl
+      check_pickle_lengths(read_zip_member(path, member), path, name);
+  }
   try {
     archive.load_from(path, device);
   } catch (const std::exception&) {  // c10::Error, and TorchScript's parser errors on a damaged data.pkl

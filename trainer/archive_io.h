@@ -5,7 +5,8 @@
 // or a signal mid-write leaves the previous file intact; read only after the seal is verified, so
 // that a truncated or bit-flipped file is refused with its name instead of loading damaged tensors.
 // An unsealed archive is refused too (LibTorch 1.13 crashes on some damaged ones, found by
-// tests/fuzz/fuzz_checkpoint); scripts/seal_archive.py seals files written before seals.
+// tests/fuzz/fuzz_checkpoint); scripts/seal_archive.py seals files written before seals. The zip
+// directory is checked too (core/zip_members.h): LibTorch allocates what a member claims.
 #include <torch/serialize/input-archive.h>
 #include <torch/serialize/output-archive.h>
 
