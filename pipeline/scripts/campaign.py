@@ -63,10 +63,16 @@ def campaign(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml")
     return rows
 
 
+# the rules given half the cores: trainings, and what runs beside the last of them
+HALF_CORE_RULES = ("train", "translate", "analysis_dump", "significance")
+
+
 def commands(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml"), cores=2):
     """One command per experiment of round 2, its tables as targets. On the 2-core machine two
     trainings run side by side with one thread each (docs/benchmarks.md: 1.19-1.26x the throughput
-    of one run on both cores), so train's threads are set to cores / 2."""
+    of one run on both cores), so train's threads are set to cores / 2; so are the threads of the
+    jobs that follow a training (decoding, analysis dumps, significance), which otherwise wait for
+    every core while one training still runs and leave the other idle."""
     plan = yaml.safe_load(open(path, encoding="utf-8"))
     out = []
     for item in plan["run"]:
@@ -79,7 +85,7 @@ def commands(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml")
         targets = " ".join(f"{cfg['results_dir']}/tables/{t}.md" for t in item["tables"])
         out.append(f".venv/bin/snakemake {targets} --profile cluster/local --cores {cores} "
                    f"--configfile pipeline/config/experiments/{exp}.yaml --rerun-incomplete "
-                   f"--set-threads train={max(1, cores // 2)}")
+                   "--set-threads " + " ".join(f"{rule}={max(1, cores // 2)}" for rule in HALF_CORE_RULES))
     return out
 
 

@@ -17,7 +17,7 @@ def test_one_command_per_round2_experiment_in_the_plans_order(tmp_path):
     assert "--configfile pipeline/config/experiments/sa_nmt.mini.yaml" in first
     assert "--configfile pipeline/config/experiments/lgp.mini.yaml" in second
     # two trainings side by side, each on half the cores; resumes after an interruption
-    assert first.endswith("--set-threads train=2") and "--cores 4" in first and "--rerun-incomplete" in first
+    assert first.endswith("--set-threads train=2 translate=2 analysis_dump=2 significance=2") and "--cores 4" in first and "--rerun-incomplete" in first
 
 
 def test_a_table_the_experiment_does_not_build_is_refused(tmp_path):
