@@ -19,26 +19,53 @@ COLUMNS = [verdicts.AGREES, verdicts.NOT_SIGNIFICANT, verdicts.CONTRADICTS, verd
 
 
 SEEDS = re.compile(r"\(n=(\d+)\)")
+CAP = re.compile(r"^\s*(\w+): .*≤ (\d+) epochs")     # "nmt: until 3 validations ..., ≤ 10 epochs"
+REACHED = re.compile(r"(\d+) / \d+")                # "10 / 9070": epochs / updates of one run
+
+
+def training_label(budget, reached):
+    """How a table's runs were trained, from its "Training budget:" line and (round 2) its "Training
+    reached" line: a convergence rule only reads as convergence where the runs stopped before the
+    epoch cap; a cap that stopped every run is said plainly (the rule did not decide)."""
+    if not budget:
+        return "n/a"
+    if "until" not in budget:
+        return "fixed updates (round 1)"
+    caps = {m[1]: int(m[2]) for m in (CAP.match(g) for g in budget.split(":", 1)[1].split("; ")) if m}
+    runs = at_cap = 0
+    for group in reached.split(":", 1)[-1].split("; ") if reached else []:
+        name = group.strip().split(" ", 1)[0]
+        cap = caps.get(name.split(".", 1)[0])
+        for epochs in REACHED.findall(group):
+            runs += 1
+            at_cap += cap is not None and int(epochs) >= cap
+    if runs and at_cap == runs:
+        return "epoch cap reached by every run"
+    if at_cap:
+        return f"to convergence ({at_cap} of {runs} runs stopped by the epoch cap)"
+    return "to convergence"
 
 
 def page_tallies(path):
     """[(table heading, counts, training, seeds)] of one page, in order: training says whether the
-    table's runs trained to a convergence rule (round 2) or for a fixed number of updates (round 1),
-    from the table's "Training budget:" line (or the page's "- **Budget**" summary); seeds is the most runs behind one cell."""
+    table's runs trained to a convergence rule (round 2; or to its epoch cap) or for a fixed number of
+    updates (round 1), from the table's "Training budget:" and "Training reached" lines (or the page's
+    "- **Budget**" summary); seeds is the most runs behind one cell."""
     heading, out = os.path.basename(path), []
-    budget, seeds = "", 1
+    budget, reached, seeds = "", "", 1
     for line in open(path, encoding="utf-8"):
         if line.startswith("#"):  # the latest heading: a section, or a generated table's own title
             heading = line.lstrip("#").strip()
         if line.startswith(("Training budget:", "- **Budget**")):  # a generated header, or a page's own summary
             budget = line
+        if line.startswith("Training reached"):
+            reached = line
         if line.startswith("|"):
             seeds = max([seeds] + [int(n) for n in SEEDS.findall(line)])
         counts = verdicts.parse_tally(line)
         if counts is not None:
-            training = "to convergence" if "until" in budget else "fixed updates (round 1)" if budget else "n/a"
-            out.append((heading, counts, training, seeds))
-            budget, seeds = "", 1
+            out.append((heading, counts, training_label(budget, reached), seeds))
+            budget, reached, seeds = "", "", 1
     return out
 
 
@@ -59,8 +86,9 @@ def scoreboard(docs):
              "sign, and significant here where the paper's was), **not significant**, **contradicts** (significant",
              "here, opposite sign), or *untested* (a statistic without a significance test: its sign only). The mini",
              "tables of round 1 trained every run for a fixed, short number of updates, mostly with one seed; round 2",
-             "trains every run to a convergence rule, with 3 seeds for each paper's headline rows (`training` and",
-             "`seeds` below). A verdict is a reading of these measurements, not a replication.", ""]
+             "trains every run to a convergence rule under an epoch cap, with 3 seeds for each paper's headline rows",
+             "(`training` and `seeds` below; `training` says when the cap, not the rule, stopped runs). A verdict is a",
+             "reading of these measurements, not a replication.", ""]
     for paper in sorted(papers):
         doc = yaml.safe_load(open(os.path.join(ROOT, "pipeline", "papers", f"{paper}.yaml"), encoding="utf-8"))
         lines += [f"## {doc['citation'].split(' (')[0]} ({doc['citation'].split('(')[1].split(')')[0]})", "",
