@@ -80,6 +80,18 @@ void seal_zip(std::string& bytes) {
   bytes += seal;
 }
 
+bool unseal_zip(std::string& bytes) {
+  const std::size_t size = bytes.size();
+  if (size < kEocdSize + kSealSize || bytes.compare(size - kSealSize, sizeof(kSealPrefix) - 1, kSealPrefix) != 0 ||
+      !is_eocd(std::vector<unsigned char>(bytes.end() - static_cast<std::ptrdiff_t>(kSealSize + kEocdSize),
+                                          bytes.end() - static_cast<std::ptrdiff_t>(kSealSize)),
+               kSealSize))
+    return false;
+  bytes.resize(size - kSealSize);
+  bytes[bytes.size() - 2] = bytes[bytes.size() - 1] = 0;
+  return true;
+}
+
 ZipSeal verify_sealed_zip(const std::string& path) {
   FilePtr f = open_or_throw(path, "rb");
   const int64_t size = file_size(f.get(), path);

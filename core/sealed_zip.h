@@ -13,6 +13,11 @@ namespace synmt {
 // memory and then write the bytes atomically (core/atomic_file.h).
 void seal_zip(std::string& bytes);
 
+// The inverse of seal_zip: cuts a seal off the bytes and zeroes the end record's comment length,
+// so that they can be edited and sealed again (tests and the fuzzer damage sealed archives this
+// way). Returns false, the bytes unchanged, when they carry no seal.
+bool unseal_zip(std::string& bytes);
+
 enum class ZipSeal { kSealed, kUnsealed, kNoEndRecord };
 // kSealed: the stored checksum matches the bytes. kUnsealed: a complete zip without a seal (files
 // written before seals existed). kNoEndRecord: the file does not end like a zip archive (truncated,

@@ -160,8 +160,8 @@ std::vector<ZipMember> check_zip_members(const std::string& path) {
   return members;
 }
 
-std::string read_zip_member(const std::string& path, const ZipMember& member) {
-  const File file(path);
+namespace {
+std::string read_member(const File& file, const ZipMember& member) {
   const auto bytes = file.read(member.data_offset, member.compressed, "member '" + member.name + "'");
   if (member.method == 0) return std::string(bytes.begin(), bytes.end());
   // zlib's raw inflate (no zlib header: windowBits -15), as zip stores deflate streams
@@ -177,6 +177,16 @@ std::string read_zip_member(const std::string& path, const ZipMember& member) {
   inflateEnd(&z);
   if (status != Z_STREAM_END || produced != member.uncompressed)
     file.fail("member '" + member.name + "' does not inflate to the " + std::to_string(member.uncompressed) + " bytes it claims");
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> read_zip_members(const std::string& path, const std::vector<ZipMember>& members) {
+  const File file(path);
+  std::vector<std::string> out;
+  out.reserve(members.size());
+  for (const ZipMember& member : members) out.push_back(read_member(file, member));
   return out;
 }
 

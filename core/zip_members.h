@@ -29,8 +29,9 @@ constexpr uint64_t kMaxDeflateRatio = 1032;
 // that no other compression method is used. InputError naming `path` (and the member) otherwise.
 std::vector<ZipMember> check_zip_members(const std::string& path);
 
-// A member's bytes, inflated when deflated, from a member check_zip_members returned; InputError
-// naming `path` and the member when they do not inflate to the size the directory claims.
-std::string read_zip_member(const std::string& path, const ZipMember& member);
+// The members' bytes, inflated when deflated, in order, from members check_zip_members returned
+// (the file opened once); InputError naming `path` and the member when one does not inflate to
+// the size the directory claims.
+std::vector<std::string> read_zip_members(const std::string& path, const std::vector<ZipMember>& members);
 
 }  // namespace synmt

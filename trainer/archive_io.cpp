@@ -1,5 +1,6 @@
 #include "trainer/archive_io.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "core/atomic_file.h"
@@ -40,11 +41,12 @@ void load_archive(torch::serialize::InputArchive& archive, const std::string& pa
                               "seal it with scripts/seal_archive.py if you trust its bytes");
   // the seal proves the bytes are the ones written, not that the sizes in them are sane: LibTorch
   // allocates what a zip member or a pickled string claims before it checks the claim
-  for (const ZipMember& member : check_zip_members(path)) {
-    const std::string& name = member.name;
-    if (name.size() >= 3 && name.compare(name.size() - 3, 3, "pkl") == 0)  // data.pkl, constants.pkl, *.debug_pkl
-      check_pickle_lengths(read_zip_member(path, member), path, name);
-  }
+  std::vector<ZipMember> pickles = check_zip_members(path);
+  pickles.erase(std::remove_if(pickles.begin(), pickles.end(),  // keep data.pkl, constants.pkl, *.debug_pkl
+                               [](const ZipMember& m) { return m.name.size() < 3 || m.name.compare(m.name.size() - 3, 3, "pkl") != 0; }),
+                pickles.end());
+  const std::vector<std::string> bytes = read_zip_members(path, pickles);
+  for (std::size_t i = 0; i < pickles.size(); ++i) check_pickle_lengths(bytes[i], path, pickles[i].name);
   try {
     archive.load_from(path, device);
   } catch (const std::exception&) {  // c10::Error, and TorchScript's parser errors on a damaged data.pkl

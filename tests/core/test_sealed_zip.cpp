@@ -55,3 +55,20 @@ TEST(SealedZip, SealVerifiesAndEveryDamageIsNamed) {
   std::string text = "not a zip";
   EXPECT_THROW(synmt::seal_zip(text), std::invalid_argument);
 }
+
+// unseal_zip gives back exactly the bytes that were sealed, and leaves bytes without a seal alone.
+TEST(SealedZip, UnsealRestoresTheSealedBytes) {
+  std::string bytes = tiny_zip();
+  EXPECT_FALSE(synmt::unseal_zip(bytes));
+  EXPECT_EQ(bytes, tiny_zip());
+  synmt::seal_zip(bytes);
+  EXPECT_TRUE(synmt::unseal_zip(bytes));
+  EXPECT_EQ(bytes, tiny_zip());
+  synmt::seal_zip(bytes);  // sealable again, to the same seal
+  std::string once = tiny_zip();
+  synmt::seal_zip(once);
+  EXPECT_EQ(bytes, once);
+  std::string cut = once.substr(0, once.size() - 1);  // a damaged seal is not a seal
+  EXPECT_FALSE(synmt::unseal_zip(cut));
+  EXPECT_EQ(cut, once.substr(0, once.size() - 1));
+}

@@ -9,7 +9,6 @@
 // there. Inputs that no longer end in a zip end record cannot be sealed and get the first pass only.
 #include <c10/util/Exception.h>
 
-#include <cstring>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -23,16 +22,8 @@ namespace {
 
 // The bytes sealed as a writer seals them; nullopt when they do not end like a zip archive.
 std::optional<std::string> resealed(const uint8_t* data, std::size_t size) {
-  constexpr std::size_t kEocd = 22;
-  constexpr char kPrefix[] = "synmt-sha256:";
-  constexpr std::size_t kSeal = sizeof(kPrefix) - 1 + 64;
   std::string bytes(reinterpret_cast<const char*>(data), size);
-  // an existing seal: the comment after the end record; cut it and zero the comment length
-  if (bytes.size() >= kEocd + kSeal && bytes.compare(bytes.size() - kSeal, sizeof(kPrefix) - 1, kPrefix) == 0) {
-    bytes.resize(bytes.size() - kSeal);
-    bytes[bytes.size() - 2] = 0;
-    bytes[bytes.size() - 1] = 0;
-  }
+  synmt::unseal_zip(bytes);  // an existing seal is cut; bytes without one are sealed as they are
   try {
     synmt::seal_zip(bytes);
   } catch (const std::invalid_argument&) {
