@@ -6,6 +6,7 @@
 #include <tuple>
 #include <stdexcept>
 
+#include "core/error.h"
 #include "core/utf8.h"
 #include "eval/mean_sd.h"
 #include "eval/trees.h"
@@ -50,36 +51,72 @@ std::vector<std::vector<Span>> spans(const std::vector<ConlluSentence>& doc) {
   }
   return out;
 }
+// One sentence's counts on a shared tokenisation.
+struct SentenceCounts {
+  long uas = 0, las = 0, scored = 0, directed = 0, undirected = 0;
+};
+
+SentenceCounts sentence_counts(const std::vector<ConlluWord>& g, const std::vector<ConlluWord>& p, bool include_punct) {
+  SentenceCounts c;
+  for (std::size_t k = 0; k < g.size(); ++k) {
+    bool head_ok = g[k].head == p[k].head;
+    c.uas += head_ok;
+    c.las += head_ok && universal(g[k].deprel) == universal(p[k].deprel);
+    if (!include_punct && g[k].upos == "PUNCT") continue;
+    ++c.scored;
+    c.directed += head_ok;
+    // undirected: the predicted arc (head, k) is a gold arc in either direction
+    int h = p[k].head, d = static_cast<int>(k) + 1;
+    bool reversed = h > 0 && g[h - 1].head == d;
+    c.undirected += head_ok || reversed;
+  }
+  return c;
+}
+
+bool same_words(const ConlluSentence& g, const ConlluSentence& p) {
+  if (g.words.size() != p.words.size()) return false;
+  for (std::size_t k = 0; k < g.words.size(); ++k)
+    if (g.words[k].form != p.words[k].form) return false;
+  return true;
+}
 }  // namespace
+
+SegmentStats attachment_rows(const std::vector<ConlluSentence>& gold, const std::vector<ConlluSentence>& system,
+                             const std::string& system_path, bool include_punct) {
+  if (gold.size() != system.size())
+    throw InputError(system_path, 0, "has " + std::to_string(system.size()) + " sentences, the gold trees " + std::to_string(gold.size()));
+  SegmentStats rows;
+  for (std::size_t i = 0; i < gold.size(); ++i) {
+    if (!same_words(gold[i], system[i]))
+      throw InputError(system_path, 0, "sentence " + std::to_string(i + 1) +
+                                           " has other words than the gold tree's (a paired test needs the gold tokenisation)");
+    const SentenceCounts c = sentence_counts(gold[i].words, system[i].words, include_punct);
+    rows.push_back({double(c.directed), double(c.undirected), double(c.scored)});
+  }
+  return rows;
+}
+
+double attachment_from_rows(const std::vector<double>& summed, bool directed) {
+  return summed[2] > 0 ? 100.0 * summed[directed ? 0 : 1] / summed[2] : 0.0;
+}
 
 AttachmentScores attachment_scores(const std::vector<ConlluSentence>& gold, const std::vector<ConlluSentence>& system,
                                    bool include_punct) {
   AttachmentScores r;
   bool same = gold.size() == system.size();
-  for (std::size_t i = 0; same && i < gold.size(); ++i) {
-    same = gold[i].words.size() == system[i].words.size();
-    for (std::size_t k = 0; same && k < gold[i].words.size(); ++k) same = gold[i].words[k].form == system[i].words[k].form;
-  }
+  for (std::size_t i = 0; same && i < gold.size(); ++i) same = same_words(gold[i], system[i]);
   r.same_tokenisation = same;
   long da_total = 0, da_correct = 0, ua_correct = 0, uas_correct = 0, las_correct = 0;
   for (const auto& s : gold) r.gold_words += static_cast<long>(s.words.size());
   for (const auto& s : system) r.system_words += static_cast<long>(s.words.size());
   if (same) {
     for (std::size_t i = 0; i < gold.size(); ++i) {
-      const auto& g = gold[i].words;
-      const auto& p = system[i].words;
-      for (std::size_t k = 0; k < g.size(); ++k) {
-        bool head_ok = g[k].head == p[k].head;
-        uas_correct += head_ok;
-        las_correct += head_ok && universal(g[k].deprel) == universal(p[k].deprel);
-        if (!include_punct && g[k].upos == "PUNCT") continue;
-        ++da_total;
-        da_correct += head_ok;
-        // undirected: the predicted arc (head, k) is a gold arc in either direction
-        int h = p[k].head, d = static_cast<int>(k) + 1;
-        bool reversed = h > 0 && g[h - 1].head == d;
-        ua_correct += head_ok || reversed;
-      }
+      const SentenceCounts c = sentence_counts(gold[i].words, system[i].words, include_punct);
+      uas_correct += c.uas;
+      las_correct += c.las;
+      da_total += c.scored;
+      da_correct += c.directed;
+      ua_correct += c.undirected;
     }
     r.aligned_words = r.gold_words;
     r.uas = 100.0 * uas_correct / r.gold_words;

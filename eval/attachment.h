@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "eval/conllu.h"
+#include "eval/significance.h"
 
 namespace synmt::eval {
 
@@ -21,6 +22,16 @@ struct AttachmentScores {
 
 AttachmentScores attachment_scores(const std::vector<ConlluSentence>& gold, const std::vector<ConlluSentence>& system,
                                    bool include_punct_in_da = false);
+
+// Per gold sentence, for paired significance tests over sentences (synmt-trees paired-bs): rows
+// [directed correct, undirected correct, scored words], punctuation excluded unless
+// include_punct; summed over all sentences they give attachment_scores' DA and UA. The trees must
+// share the gold tokenisation (induced trees are made on it): an InputError naming `system_path`
+// and the sentence otherwise.
+SegmentStats attachment_rows(const std::vector<ConlluSentence>& gold, const std::vector<ConlluSentence>& system,
+                             const std::string& system_path, bool include_punct = false);
+// DA (directed) or UA from summed attachment_rows, in percent.
+double attachment_from_rows(const std::vector<double>& summed, bool directed);
 
 // Chance for induced trees: DA/UA of every gold sentence's tree decoded from random scores
 // (trees.h random_tree: Chu-Liu-Edmonds, or Eisner when projective), `draws` times from `seed`;

@@ -71,4 +71,17 @@ PairedMetric paired_metric(const std::string& metric, const std::vector<std::vec
   return p;
 }
 
+Json paired_report(const std::vector<std::string>& names, const std::vector<BootstrapSummary>& results,
+                   const std::string& signature, bool bootstrap) {
+  Json out = Json::array();
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    Json row = {{"system", names[i]}, {"baseline", i == 0}, {"score", results[i].score},
+                {"mean", results[i].mean}, {"ci", results[i].ci}, {"signature", signature}};
+    row["p_value"] = i == 0 ? Json(nullptr) : Json(results[i].p_value);
+    if (bootstrap) row["koehn_p_value"] = i == 0 ? Json(nullptr) : Json(results[i].koehn_p_value);
+    out.push_back(row);
+  }
+  return out;
+}
+
 }  // namespace synmt::eval

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/config.h"
 #include "eval/bleu.h"
 #include "eval/chrf.h"
 #include "eval/ribes.h"
@@ -24,5 +25,11 @@ struct PairedMetric {
 PairedMetric paired_metric(const std::string& metric, const std::vector<std::vector<std::string>>& outputs,
                            const std::vector<std::vector<std::string>>& refs, const BleuOptions& bleu_options,
                            const ChrfOptions& chrf_options, const RibesOptions& ribes_options, int threads);
+
+// The JSON report of a paired test (synmt-score paired-bs / paired-ar, synmt-trees paired-bs): one
+// object per output, the baseline first (p-values null), the test's signature in every object;
+// Koehn's p-value with a bootstrap only. make_table.py reads it.
+Json paired_report(const std::vector<std::string>& names, const std::vector<BootstrapSummary>& results,
+                   const std::string& signature, bool bootstrap);
 
 }  // namespace synmt::eval

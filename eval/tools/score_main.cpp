@@ -327,16 +327,7 @@ int run_paired(ScoreArgs& a, bool ar) {
   if (!ar)
     signature += "|bs:" + std::to_string(plan.samples()) + (a.indices_path.empty() ? "|seed:" + std::to_string(a.seed) : "|indices:file");
   if (a.format == "json") {
-    synmt::Json out = synmt::Json::array();
-    for (std::size_t i = 0; i < names.size(); ++i) {
-      synmt::Json row = {{"system", names[i]}, {"baseline", i == 0}, {"score", results[i].score},
-                         {"mean", results[i].mean}, {"ci", results[i].ci}, {"signature", signature}};
-      row["p_value"] = i == 0 ? synmt::Json(nullptr) : synmt::Json(results[i].p_value);
-      if (!ar)
-        row["koehn_p_value"] = i == 0 ? synmt::Json(nullptr) : synmt::Json(results[i].koehn_p_value);
-      out.push_back(row);
-    }
-    std::printf("%s\n", out.dump(1).c_str());
+    std::printf("%s\n", synmt::eval::paired_report(names, results, signature, !ar).dump(1).c_str());
   } else {
     std::printf("%-40s %8s %20s %8s\n", "system", a.metric.c_str(), "mean +- 95% CI", "p-value");
     for (std::size_t i = 0; i < names.size(); ++i)

@@ -16,6 +16,8 @@
 #include "eval/conllu.h"
 #include "eval/gate_norms.h"
 #include "eval/head_scores.h"
+#include "eval/paired_metric.h"
+#include "eval/significance.h"
 #include "eval/trees.h"
 
 namespace {
@@ -89,17 +91,22 @@ struct TreesArgs {
   std::string scores_path, decoder = "cle", gold_heads, output = "-";
   int random_draws = 20;
   std::uint64_t random_seed = 1;
+  // paired-bs
+  std::string baseline, metric = "da";
+  std::vector<std::string> systems;
+  int samples = 1000, threads = 1;
+  std::uint64_t seed = 12345;
 };
 
 struct Subcommands {
   CLI::App *uas = nullptr, *baselines = nullptr, *decode = nullptr, *stats = nullptr, *induce = nullptr, *import = nullptr, *gate_pos = nullptr,
-           *gate_chance = nullptr;
+           *gate_chance = nullptr, *paired = nullptr;
 };
 
 // Every subcommand and its options; `a` receives the values.
 Subcommands declare(CLI::App& app, TreesArgs& a) {
   CLI::App *uas = nullptr, *baselines = nullptr, *decode = nullptr, *stats = nullptr, *induce = nullptr, *import = nullptr, *gate_pos = nullptr,
-           *gate_chance = nullptr;
+           *gate_chance = nullptr, *paired = nullptr;
   app.description("Dependency-tree scoring for induced and parsed trees.");
   app.require_subcommand(1);
   uas = app.add_subcommand("uas", "UAS/LAS (conll18_ud_eval semantics) and DA/UA of predicted trees");
@@ -148,12 +155,20 @@ Subcommands declare(CLI::App& app, TreesArgs& a) {
   stats->add_flag("--probabilities", a.probabilities, "columns are already distributions (else softmax over h != d)");
   stats->add_flag("--no-root", a.no_root, "ignore row 0 (Bastings' graphs have no root)");
   stats->add_option("-f,--format", a.format, "text | json")->capture_default_str();
-  for (auto* c : {uas, baselines}) {
+  paired = app.add_subcommand("paired-bs", "paired bootstrap over sentences of DA or UA: trees against a baseline's trees "
+                                          "(sacreBLEU's --paired-bs procedure, synmt-score's resampler)");
+  paired->add_option("--baseline", a.baseline, "the baseline's trees (CoNLL-U on the gold tokenisation)")->required();
+  paired->add_option("systems", a.systems, "trees compared with the baseline")->required();
+  paired->add_option("-m,--metric", a.metric, "da | ua")->capture_default_str()->check(CLI::IsMember({"da", "ua"}));
+  paired->add_option("--samples", a.samples, "number of resamples")->capture_default_str()->check(CLI::Range(1, 1000000));
+  paired->add_option("--seed", a.seed, "RNG seed for the resamples")->capture_default_str();
+  paired->add_option("--threads", a.threads)->capture_default_str();
+  for (auto* c : {uas, baselines, paired}) {
     c->add_option("--gold", a.gold, "gold CoNLL-U")->required();
     c->add_option("-f,--format", a.format, "text | json")->capture_default_str();
     c->add_flag("--include-punct", a.include_punct, "count punctuation in DA/UA");
   }
-  return {uas, baselines, decode, stats, induce, import, gate_pos, gate_chance};
+  return {uas, baselines, decode, stats, induce, import, gate_pos, gate_chance, paired};
 }
 
 // Head-score matrices -> trees (one line of heads per sentence), with UAS against gold heads.
@@ -352,6 +367,34 @@ int run_stats(const TreesArgs& a) {
 }
 
 // UAS/LAS and DA/UA of predicted trees (`is_uas`), or the branching baselines on the gold trees.
+// Paired bootstrap of DA/UA over the gold sentences: the resampled unit is a sentence (its words'
+// attachments are not independent), each resample's score recomputed from summed counts.
+int run_paired(const TreesArgs& a) {
+  const auto gold = synmt::eval::read_conllu(a.gold);
+  std::vector<std::string> names = {a.baseline};
+  names.insert(names.end(), a.systems.begin(), a.systems.end());
+  std::vector<synmt::eval::SegmentStats> stats;
+  for (const auto& name : names)
+    stats.push_back(synmt::eval::attachment_rows(gold, synmt::eval::read_conllu(name), name, a.include_punct));
+  const bool directed = a.metric == "da";
+  const synmt::eval::ScoreFn score = [directed](const std::vector<double>& s) { return synmt::eval::attachment_from_rows(s, directed); };
+  const auto plan = synmt::eval::ResamplePlan::drawn(gold.size(), a.samples, a.seed);
+  const auto results = synmt::eval::paired_bootstrap(stats, score, score, plan, a.threads);
+  const std::string signature = std::string("metric:") + a.metric + "|punct:" + (a.include_punct ? "yes" : "no") +
+                                "|unit:sentence|n:" + std::to_string(gold.size()) + "|bs:" + std::to_string(a.samples) +
+                                "|seed:" + std::to_string(a.seed);
+  if (a.format == "json") {
+    std::printf("%s\n", synmt::eval::paired_report(names, results, signature, true).dump(1).c_str());
+    return 0;
+  }
+  std::printf("%-40s %8s %20s %8s\n", "trees", a.metric.c_str(), "mean +- 95% CI", "p-value");
+  for (std::size_t i = 0; i < names.size(); ++i)
+    std::printf("%-40s %8.2f %11.2f +- %6.2f %8s\n", names[i].c_str(), results[i].score, results[i].mean, results[i].ci,
+                i == 0 ? "-" : std::to_string(results[i].p_value).c_str());
+  std::printf("%s\n", signature.c_str());
+  return 0;
+}
+
 int run_uas_or_baselines(const TreesArgs& a, bool is_uas) {
   auto g = synmt::eval::read_conllu(a.gold);
   if (is_uas) {
@@ -408,6 +451,7 @@ int main(int argc, char** argv) {
         if (s.import->parsed()) return run_import(a);
         if (s.induce->parsed()) return run_induce(a);
         if (s.stats->parsed()) return run_stats(a);
+        if (s.paired->parsed()) return run_paired(a);
         return run_uas_or_baselines(a, s.uas->parsed());
       });
 }

@@ -81,3 +81,34 @@ TEST(Conllu, MalformedInputNamesTheLine) {
   std::ofstream(tmp("range.conllu")) << "1\ta\t_\tX\t_\t_\t7\tdep\t_\t_\n2\tb\t_\tX\t_\t_\t0\troot\t_\t_\n\n";
   EXPECT_THROW(synmt::eval::read_conllu(tmp("range.conllu")), synmt::InputError);
 }
+
+// The per-sentence rows a paired test resamples sum to the corpus DA/UA, on real trees with real
+// damage (a random tree for every third sentence), and trees on another tokenisation are refused.
+TEST(Attachment, SentenceRowsSumToTheCorpusScores) {
+  auto gold = synmt::eval::read_conllu(kGold);
+  auto sys = gold;
+  for (std::size_t i = 0; i < sys.size(); i += 3)  // left-branching for a third of the sentences
+    for (std::size_t k = 0; k < sys[i].words.size(); ++k) sys[i].words[k].head = k + 1 < sys[i].words.size() ? static_cast<int>(k) + 2 : 0;
+  for (bool punct : {false, true}) {
+    const auto rows = synmt::eval::attachment_rows(gold, sys, "sys.conllu", punct);
+    ASSERT_EQ(rows.size(), gold.size());
+    std::vector<double> summed(3, 0.0);
+    for (const auto& r : rows)
+      for (std::size_t j = 0; j < 3; ++j) summed[j] += r[j];
+    const auto corpus = synmt::eval::attachment_scores(gold, sys, punct);
+    EXPECT_LT(corpus.da, 95.0);  // the damage shows
+    EXPECT_NEAR(synmt::eval::attachment_from_rows(summed, true), corpus.da, 1e-9) << punct;
+    EXPECT_NEAR(synmt::eval::attachment_from_rows(summed, false), corpus.ua, 1e-9) << punct;
+  }
+  auto other = gold;
+  other[7].words[2].form += "x";
+  try {
+    synmt::eval::attachment_rows(gold, other, "other.conllu");
+    ADD_FAILURE() << "accepted other words";
+  } catch (const synmt::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("other.conllu"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("sentence 8 has other words"), std::string::npos) << e.what();
+  }
+  other.pop_back();
+  EXPECT_THROW(synmt::eval::attachment_rows(gold, other, "short.conllu"), synmt::InputError);
+}
