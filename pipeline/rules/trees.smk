@@ -126,3 +126,65 @@ rule graph_stats:
     shell:
         "({params.bin}/synmt-trees stats --scores {input.dump} --tensor graph --probabilities --no-root -f json"
         " > {output}.tmp && mv {output}.tmp {output}) 2> {log}"
+
+
+rule group_trees:
+    """A seed group's induced trees: its runs' trees concatenated in seed order, as
+    group_hypotheses does for translations (the tree significance tests read them)."""
+    input:
+        lambda w: [f"{RESULTS}/systems/{r}/trees.{w.split}.conllu" for r in group_runs(w)],
+    output:
+        f"{RESULTS}/groups/{{group}}/{{pair}}/trees.{{split}}.conllu",
+    wildcard_constraints:
+        group=_group_names(),
+        split=_alternatives(GOLD_SPLITS) if GOLD_SPLITS else "(?!)",
+    log:
+        f"{WORK}/logs/groups/{{group}}.{{pair}}.trees.{{split}}.log",
+    benchmark:
+        f"{WORK}/logs/groups/{{group}}.{{pair}}.trees.{{split}}.benchmark.tsv",
+    shell:
+        "cat {input} > {output} 2> {log}"
+
+
+rule group_gold_trees:
+    """The gold treebank repeated once per run of a group, matching group_trees."""
+    input:
+        lambda w: gold_treebank(w.pair, w.split),
+    output:
+        f"{RESULTS}/groups/references/{{pair}}/{{split}}.x{{n}}.conllu",
+    wildcard_constraints:
+        split=_alternatives(GOLD_SPLITS) if GOLD_SPLITS else "(?!)",
+        n="[0-9]+",
+    log:
+        f"{WORK}/logs/groups/references.{{pair}}.{{split}}.x{{n}}.conllu.log",
+    benchmark:
+        f"{WORK}/logs/groups/references.{{pair}}.{{split}}.x{{n}}.conllu.benchmark.tsv",
+    shell:
+        "(for i in $(seq 1 {wildcards.n}); do gzip -dcf {input}; done > {output}) 2> {log}"
+
+
+rule tree_significance:
+    """Paired bootstrap over the gold sentences of one group's induced trees against a baseline
+    group's (DA or UA, punctuation excluded as in trees.<split>.json); the samples and seed of the
+    config's `bootstrap` block, as the translation metrics' significance rule."""
+    input:
+        unpack(_tree_significance_inputs),
+    output:
+        f"{RESULTS}/significance/{{pair}}/{{split}}/{{metric}}/{{baseline}}--{{system}}.json",
+    params:
+        bin=BIN,
+        samples=config["bootstrap"]["samples"],
+        seed=config["bootstrap"]["seed"],
+    threads: config["threads"]
+    wildcard_constraints:
+        metric="da|ua",
+        split=_alternatives(GOLD_SPLITS) if GOLD_SPLITS else "(?!)",
+        baseline=_group_names(),
+        system=_group_names(),
+    log:
+        f"{WORK}/logs/significance/{{pair}}.{{split}}.{{metric}}.{{baseline}}--{{system}}.log",
+    benchmark:
+        f"{WORK}/benchmarks/significance/{{pair}}.{{split}}.{{metric}}.{{baseline}}--{{system}}.tsv"
+    shell:
+        "{params.bin}/synmt-trees paired-bs --gold {input.gold} --metric {wildcards.metric} --samples {params.samples}"
+        " --seed {params.seed} --threads {threads} --format json --baseline {input.baseline} {input.system} > {output} 2> {log}"

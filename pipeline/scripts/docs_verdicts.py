@@ -48,9 +48,32 @@ def paper_value(cell):
     return None if cell is None else float(cell["value"] if isinstance(cell, dict) else cell)
 
 
+# one comparison in a verdict cell the DAG wrote: its measured part ("here -2.50‡", or "here +0.48
+# (seed-1 pair -8.50‡)" where the one-seed pair tested points against the group mean)
+HERE = re.compile(r"vs (?P<row>.+?): paper [^·]*· here [+\-−]?\d+(?:\.\d+)?(?P<marks>[^ ·(]*)(?P<seed> \(seed-\d+ pair [^)]*\))? · ")
+
+
+def written_marks(header, rows):
+    """{(row label, measured column's label, compared row): (marks, seed-pair note)} from the verdict cells
+    already in the table: a cell holding several comparisons' marks does not say which mark is
+    whose, the DAG's verdict text does."""
+    out = {}
+    for i, h in enumerate(header):
+        m = re.fullmatch(r"verdict \((.*)\)", h)
+        if not m or m.group(1) not in header:
+            continue
+        for r in rows:
+            for part in (r[i] if i < len(r) else "").split("; "):
+                hit = HERE.match(part + " ")
+                if hit and not part.endswith("(untested)"):  # an untested verdict records no test
+                    out[(r[0], m.group(1), hit.group("row"))] = (hit.group("marks"), hit.group("seed") or "")
+    return out
+
+
 def render(table_name, header, rows, experiment, paper):
     """(header, rows, tally line) with the verdict columns recomputed."""
     spec = experiment["tables"][table_name]
+    written = written_marks(header, rows)
     keep = [i for i, h in enumerate(header) if not h.startswith("verdict (")]
     header = [header[i] for i in keep]
     rows = [[r[i] if i < len(r) else "" for i in keep] for r in rows]
@@ -102,12 +125,19 @@ def render(table_name, header, rows, experiment, paper):
                     delta = number(r[header.index(delta_column)])  # the table's own Δ, from unrounded means
                 paper_mark = paper.get("marks", {}).get(rs.get("paper", r[0]), {}).get(pcol, "")
                 measured_mark = "".join(mk for mk in marks if mk in r[ci])  # the bootstrap's symbols in the cell
-                tested = "metric" in col_specs[header[ci]]
+                seed_note = ""
+                if (r[0], header[ci], comp["row"]) in written:  # the DAG's own verdict text says whose mark it is
+                    measured_mark, seed_note = written[(r[0], header[ci], comp["row"])]
+                col = col_specs[header[ci]]
+                # a translation metric is always tested by the DAG; an attachment score only where the
+                # table was made with its bootstrap, which its verdict text then shows
+                tested = "metric" in col or ("bootstrap" in col.get("stat", {}) and (r[0], header[ci], comp["row"]) in written)
+                significant = bool(measured_mark) and not seed_note  # a seed pair against the mean is no evidence
                 result = verdicts.verdict(round(p_row - p_base, 6), any(mk in paper_mark for mk in marks), delta,
-                                          bool(measured_mark) if tested else None)
+                                          significant if tested else None)
                 results.append(result)
                 texts.append(verdicts.verdict_text(comp["row"], round(p_row - p_base, 6), "".join(mk for mk in marks if mk in paper_mark),
-                                                   delta, measured_mark, result, decimals_of(r[ci])))
+                                                   delta, seed_note or (measured_mark if tested else ""), result, decimals_of(r[ci])))
             out.append("; ".join(texts))
         new_rows.append(out)
     return new_header, new_rows, verdicts.tally_line(verdicts.tally(results))

@@ -14,7 +14,9 @@ columns (`test_pair`).
 import copy
 
 HYP_METRICS = ("bleu", "chrf", "ribes", "bleu_tok")
-METRIC_NAMES = {"bleu": "BLEU", "chrf": "chrF", "ribes": "RIBES", "bleu_tok": "BLEU (tok.)"}
+METRIC_NAMES = {"bleu": "BLEU", "chrf": "chrF", "ribes": "RIBES", "bleu_tok": "BLEU (tok.)", "da": "DA", "ua": "UA"}
+# statistics of induced trees (trees.SPLIT.json) that synmt-trees paired-bs tests over sentences
+TREE_METRICS = ("da", "ua")
 DEFAULT_MARKS = ["†", "‡"]  # p < 0.05, p < 0.01
 MARK_LEVELS = (0.05, 0.01)
 
@@ -134,11 +136,20 @@ def _column(table, i, c, pairs):
         raise ConfigError(f"{where} ({c['label']}): metric '{c['metric']}' is not one of {HYP_METRICS}")
     if has_stat and not {"file", "key"} <= set(c["stat"]):
         raise ConfigError(f"{where} ({c['label']}): stat needs 'file' (in the run's folder) and 'key'")
+    tested = None
+    if has_stat and "bootstrap" in c["stat"]:  # induced trees' DA/UA, tested by a paired bootstrap over sentences
+        parts = c["stat"]["file"].split(".")
+        if c["stat"]["bootstrap"] not in TREE_METRICS or len(parts) != 3 or parts[0] != "trees" or parts[2] != "json":
+            raise ConfigError(f"{where} ({c['label']}): stat.bootstrap is one of {TREE_METRICS}, for a trees.SPLIT.json file "
+                              f"(got bootstrap '{c['stat']['bootstrap']}' on '{c['stat']['file']}')")
+        tested = {"split": parts[1], "metric": c["stat"]["bootstrap"]}
     split = c.get("test", "test")
     if split not in pair_splits(pairs[c["pair"]]):
         raise ConfigError(f"{where} ({c['label']}): pair {c['pair']} has no split '{split}' (has {sorted(pair_splits(pairs[c['pair']]))})")
     out = dict(c)
     out["test"] = split
+    if tested:
+        out["tested"] = tested
     out.setdefault("paper", c["label"])
     out.setdefault("decimals", 2)
     return out
@@ -208,7 +219,7 @@ def resolve_table(table, spec, runs, pairs, results):
             if not rids:
                 raise ConfigError(f"tables.{table}: row '{r['label']}' (system {system}) has no run on pair {col['pair']}")
             cell = {"runs": rids, "values": [value_file(results, rid, col) for rid in rids], "tests": []}
-            if "metric" in col:
+            if column_test(col):
                 for c in r["comparisons"]:
                     other = system_for(by_label[c["row"]], col)
                     if other is None:
@@ -243,14 +254,27 @@ def value_file(results, run_id, col):
     return f"{results}/systems/{run_id}/{col['stat']['file']}"
 
 
+def column_test(col):
+    """(split, metric) of a column's paired significance tests: a translation metric on its test
+    set, or a tested stat (induced trees' DA/UA on their treebank split); None: untested."""
+    if "metric" in col:
+        return col["test"], col["metric"]
+    if "tested" in col:
+        return col["tested"]["split"], col["tested"]["metric"]
+    return None
+
+
 def significance_file(results, col, baseline_system, system):
     """The paired bootstrap of `system` against `baseline_system` (both seed groups: their runs'
-    hypotheses concatenated) on one pair, test set and metric; baseline == system gives the
-    bootstrap interval of one group."""
-    return f"{results}/significance/{col['pair']}/{col['test']}/{col['metric']}/{baseline_system}--{system}.json"
+    hypotheses, or trees, concatenated) on one pair, test set and metric; baseline == system gives
+    the bootstrap interval of one group."""
+    split, metric = column_test(col)
+    return f"{results}/significance/{col['pair']}/{split}/{metric}/{baseline_system}--{system}.json"
 
 
 def group_hyp_file(results, system, pair, split, metric):
+    if metric in TREE_METRICS:
+        return f"{results}/groups/{system}/{pair}/trees.{split}.conllu"
     ext = "tok" if metric == "bleu_tok" else "txt"
     return f"{results}/groups/{system}/{pair}/hyp.{split}.{ext}"
 

@@ -190,6 +190,12 @@ def comparison_verdict(paper, rows, row, col, ci, comp, cell, measured, decimals
         base, entry = load_json(test["file"])[:2]
         sig = entry["score"] != base["score"] and entry["p_value"] < MARK_LEVELS[0]  # what marks_for marks
         mark = marks_for(entry["p_value"], test["marks"]) if entry["score"] != base["score"] else ""
+        tested_delta = DISPLAY_SCALE.get(col.get("metric"), 1.0) * (entry["score"] - base["score"])
+        if "seed" in test and tested_delta * measured_delta < 0:
+            # the one-seed pair the test compares points the other way than the seed group's mean:
+            # its significance says nothing for Δ's direction
+            mark = f" (seed-{test['seed']} pair {tested_delta:+.{decimals}f}{mark})"
+            sig = False
     result = verdicts.verdict(paper_delta, paper_sig, measured_delta, sig)
     shown_paper_mark = "".join(m for m in comp["marks"] if m in paper_mark)
     return verdicts.verdict_text(comp["row"], paper_delta, shown_paper_mark, measured_delta, mark, result, decimals), result
@@ -345,11 +351,19 @@ def main(sm):
             notes.append("A one-run row and a seed group are tested with the group's run of the same seed (one run each): "
                          + "; ".join(f"{row}'s seed-{seed} run" for row, seed in matched)
                          + ". Δ stays the difference to the group's mean.")
-        notes.append(f"Paired bootstrap resampling (sacreBLEU's --paired-bs; no mark where both scores are identical), {boot['samples']} resamples, seed {boot['seed']}; "
-                     "a seed group is tested on the concatenation of its runs' hypotheses against the reference repeated once per run. "
-                     "Δ is the difference of means to the first compared row. To reproduce a p-value: "
-                     f"`synmt-score paired-bs -r {results}/groups/references/PAIR/TEST.xN.txt --metric METRIC --samples {boot['samples']} "
-                     f"--seed {boot['seed']} --baseline {results}/groups/BASELINE/PAIR/hyp.TEST.txt {results}/groups/SYSTEM/PAIR/hyp.TEST.txt`.")
+        if any("metric" in col for col in t["columns"]):
+            notes.append(f"Paired bootstrap resampling (sacreBLEU's --paired-bs; no mark where both scores are identical), {boot['samples']} resamples, seed {boot['seed']}; "
+                         "a seed group is tested on the concatenation of its runs' hypotheses against the reference repeated once per run. "
+                         "Δ is the difference of means to the first compared row. To reproduce a p-value: "
+                         f"`synmt-score paired-bs -r {results}/groups/references/PAIR/TEST.xN.txt --metric METRIC --samples {boot['samples']} "
+                         f"--seed {boot['seed']} --baseline {results}/groups/BASELINE/PAIR/hyp.TEST.txt {results}/groups/SYSTEM/PAIR/hyp.TEST.txt`.")
+        if any("tested" in col for col in t["columns"]):
+            notes.append(f"Attachment scores (DA, UA) are tested by paired bootstrap resampling over the treebank's sentences (the same "
+                         f"procedure; a sentence's words are resampled together), {boot['samples']} resamples, seed {boot['seed']}; "
+                         "a seed group is tested on the concatenation of its runs' trees against the gold trees repeated once per run. "
+                         "Δ is the difference of means to the first compared row. To reproduce a p-value: "
+                         f"`synmt-trees paired-bs --gold {results}/groups/references/PAIR/SPLIT.xN.conllu --metric da|ua --samples {boot['samples']} "
+                         f"--seed {boot['seed']} --baseline {results}/groups/BASELINE/PAIR/trees.SPLIT.conllu {results}/groups/SYSTEM/PAIR/trees.SPLIT.conllu`.")
     if any(len(v) > 1 for v in measured.values()):
         notes.append("Seed groups: mean ± sample standard deviation (n − 1) over the runs.")
     if seed_notes:

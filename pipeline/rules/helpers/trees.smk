@@ -22,3 +22,12 @@ def gold_treebank(pair, split, side="src"):
     if side not in spec:
         raise ValueError(f"pairs.{pair}: no gold_trees.{side} for split '{split}' (needed for the gate analysis)")
     return ancient(f"{config['mirror']}/{spec[side]}")  # a mirror file: its time says nothing (treebank_file)
+
+
+def _tree_significance_inputs(w):
+    n = len(experiment.runs_of(SYSTEMS, w.system, w.pair))
+    return {
+        "baseline": experiment.group_hyp_file(RESULTS, w.baseline, w.pair, w.split, w.metric),
+        "system": experiment.group_hyp_file(RESULTS, w.system, w.pair, w.split, w.metric),
+        "gold": f"{RESULTS}/groups/references/{w.pair}/{w.split}.x{n}.conllu",
+    }

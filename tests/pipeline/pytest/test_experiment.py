@@ -89,8 +89,24 @@ def test_table_ci_and_stat_and_measured():
     assert ("Left", 0) not in cells and cells[("Left", 1)]["values"] == ["R/trees/p.left.json"]
 
 
+def test_induced_trees_tested_by_a_bootstrap_over_sentences():
+    t = ex.resolve_table("t", {"title": "T", "baseline": "Base", "columns": [
+        {"label": "DA", "pair": "p", "stat": {"file": "trees.pud.json", "key": "da", "bootstrap": "da"}},
+        {"label": "UA", "pair": "p", "stat": {"file": "trees.pud.json", "key": "ua"}}],
+        "rows": [{"label": "Base", "system": "base"}, {"label": "New", "system": "new"},
+                 {"label": "Left", "measured": "trees/{pair}/{split}.left.json"}]}, RUNS, PAIRS, "R")
+    cells = {(c["row"], c["column"]): c for c in t["cells"]}
+    assert cells[("New", 0)]["values"] == [f"R/systems/new.s{k}/trees.pud.json" for k in (1, 2, 3)]  # the values stay the stat
+    assert [x["file"] for x in cells[("New", 0)]["tests"]] == ["R/significance/p/pud/da/base--new.json"]
+    assert cells[("New", 1)]["tests"] == []  # no bootstrap asked: untested
+    assert cells[("Left", 0)]["values"] == ["R/trees/p/pud.left.json"] and cells[("Left", 0)]["tests"] == []
+    assert ex.group_hyp_file("R", "new", "p", "pud", "da") == "R/groups/new/p/trees.pud.conllu"
+
+
 @pytest.mark.parametrize("change,match", [
     ({"baseline": "Nope"}, "'Nope' is not a row label"),
+    ({"columns": [{"label": "X", "pair": "p", "stat": {"file": "summary.json", "key": "da", "bootstrap": "da"}}]}, "for a trees.SPLIT.json file"),
+    ({"columns": [{"label": "X", "pair": "p", "stat": {"file": "trees.pud.json", "key": "uas", "bootstrap": "uas"}}]}, "stat.bootstrap is one of"),
     ({"columns": [{"label": "X", "pair": "zz", "metric": "bleu"}]}, "unknown pair 'zz'"),
     ({"columns": [{"label": "X", "pair": "p", "metric": "bleu", "stat": {"file": "f", "key": "k"}}]}, "exactly one of 'metric'"),
     ({"columns": [{"label": "X", "pair": "p", "metric": "meteor"}]}, "is not one of"),

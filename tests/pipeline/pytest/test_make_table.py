@@ -89,6 +89,23 @@ def test_comparison_verdict_from_files(tmp_path):
     assert mt.comparison_verdict(paper, rows, rows[1], {"paper": "BLEU"}, 0, comp, cell, measured, 2)[1] == "contradicts"
 
 
+def test_a_seed_pair_pointing_against_the_group_mean_is_no_evidence(tmp_path):
+    # New (one run) against Base's seed-1 run: seed 1 scored far above New, Base's mean is below it
+    paper = {"rows": {"Base": {"DA": 17.0}, "New": {"DA": 31.7}}, "marks": {"New": {"DA": "‡"}}}  # marked: a test must back Δ
+    rows = [{"label": "Base", "paper": "Base"}, {"label": "New", "paper": "New"}]
+    test = write(tmp_path / "sig.json", [{"score": 19.6}, {"score": 11.1, "p_value": 0.001}])
+    comp = {"row": "Base", "marks": ["†", "‡"]}
+    cell = {"tests": [{"row": "Base", "marks": ["†", "‡"], "file": test, "seed": 1, "seed_row": "Base"}]}
+    measured = {("Base", 0): [19.6, 4.9, 7.4], ("New", 0): [11.1]}
+    text, result = mt.comparison_verdict(paper, rows, rows[1], {"paper": "DA"}, 0, comp, cell, measured, 2)
+    assert result == "not significant", text
+    assert "here +0.47 (seed-1 pair -8.50‡)" in text, text
+    # the same pair pointing the way of the mean keeps its mark
+    write(tmp_path / "sig.json", [{"score": 4.0}, {"score": 11.1, "p_value": 0.001}])
+    text, result = mt.comparison_verdict(paper, rows, rows[1], {"paper": "DA"}, 0, comp, cell, measured, 2)
+    assert result == "agrees" and "here +0.47‡" in text, text
+
+
 def test_seed_level_p_is_welchs_t_test():
     # Welch's t by hand for a = [3, 4, 5], b = [1, 2, 3]:
     # t = (4 - 2) / sqrt(1/3 + 1/3) = 2.449, df = 4 -> two-sided p = 0.0705 (t tables)
