@@ -191,9 +191,9 @@ def comparison_verdict(paper, rows, row, col, ci, comp, cell, measured, decimals
         sig = entry["score"] != base["score"] and entry["p_value"] < MARK_LEVELS[0]  # what marks_for marks
         mark = marks_for(entry["p_value"], test["marks"]) if entry["score"] != base["score"] else ""
         tested_delta = DISPLAY_SCALE.get(col.get("metric"), 1.0) * (entry["score"] - base["score"])
-        if "seed" in test and tested_delta * measured_delta < 0:
-            # the one-seed pair the test compares points the other way than the seed group's mean:
-            # its significance says nothing for Δ's direction
+        if "seed" in test and tested_delta * measured_delta < 0 and mark:
+            # the one-seed pair the test compares points the other way than the seed group's mean,
+            # significantly: that says nothing for Δ's direction
             mark = f" (seed-{test['seed']} pair {tested_delta:+.{decimals}f}{mark})"
             sig = False
     result = verdicts.verdict(paper_delta, paper_sig, measured_delta, sig)
