@@ -143,12 +143,14 @@ def render(table_name, header, rows, experiment, paper):
     return new_header, new_rows, verdicts.tally_line(verdicts.tally(results))
 
 
-def process(page):
+def process(page, text=None):
+    """The page's text with its verdicts rendered; `text`: the page's content when it is not yet
+    the file's (docs_tables.py)."""
     stem = os.path.basename(page)[: -len(".md")]
     paper_name = stem.split(".")[0]
     experiment = yaml.safe_load(open(os.path.join(ROOT, "pipeline", "config", "experiments", f"{stem}.yaml"), encoding="utf-8"))
     papers = yaml.safe_load(open(os.path.join(ROOT, "pipeline", "papers", f"{paper_name}.yaml"), encoding="utf-8"))
-    lines = open(page, encoding="utf-8").read().split("\n")
+    lines = (open(page, encoding="utf-8").read() if text is None else text).split("\n")
     out, i = [], 0
     while i < len(lines):
         m = MARKER.match(lines[i])
