@@ -69,6 +69,10 @@ expect_fail "trees: gold heads do not align with the matrix" "too_many.heads:1: 
 printf '1\ta\t_\tX\t_\t_\t0\troot\n\n' > "$T/bad.conllu"
 expect_fail "trees: malformed CoNLL-U names the line" "bad.conllu:1: expected 10 tab-separated columns" \
   "$BIN/synmt-trees" uas --gold "$T/bad.conllu" --pred "$T/bad.conllu"
+printf '1\ta\t_\tNOUN\t_\t_\t0\troot\t_\t_\n2\tb\t_\tVERB\t_\t_\t1\tobj\t_\t_\n\n' > "$T/gold2.conllu"
+printf '1\ta\t_\tNOUN\t_\t_\t2\troot\t_\t_\n2\tc\t_\tVERB\t_\t_\t0\tobj\t_\t_\n\n' > "$T/other_words.conllu"
+expect_fail "trees paired-bs: trees on another tokenisation" "other_words.conllu: sentence 1 has other words than the gold tree" \
+  "$BIN/synmt-trees" paired-bs --gold "$T/gold2.conllu" --baseline "$T/gold2.conllu" "$T/other_words.conllu"
 
 expect_fail "langid: missing profile directory" "no/such/dir: langdetect profile directory not found" \
   "$BIN/synmt-langid" --profiles "$T/no/such/dir" -i "$T/three.en"
