@@ -3,7 +3,9 @@
 
 Every file must load, follow the schema (citation, tables with source, caption,
 statistic, columns, rows), and every row's and mark's keys must be in the
-table's columns. Cells are numbers or {value, sd|var|ci}.
+table's columns. Cells are numbers or {value, sd|var|ci}. Claims (the paper's
+text, no numbers) name a measured table, row, column, the row they compare
+with and the direction the paper states.
 Usage: check_papers.py [FILE.yaml ...]   (default: all *.yaml beside this script)
 """
 import glob
@@ -57,6 +59,13 @@ def check_file(path):
                     errs.append(f"{w}: mark on empty cell {rkey!r}/{ckey!r}")
         if not isinstance(t.get("notes", []), list):
             errs.append(f"{w}: notes must be a list")
+    for i, c in enumerate(doc.get("claims") or []):
+        w = f"{path}:claims[{i}]"
+        keys = {"source", "claim", "table", "row", "column", "against", "direction"}
+        if set(c) != keys:
+            errs.append(f"{w}: needs exactly the keys {sorted(keys)}, has {sorted(c)}")
+        if c.get("direction") not in ("higher", "lower"):
+            errs.append(f"{w}: direction is higher or lower (the row against the 'against' row)")
     return errs
 
 

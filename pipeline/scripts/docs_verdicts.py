@@ -161,6 +161,8 @@ def process(page, text=None):
         table_name = m.group(1)
         if table_name not in experiment.get("tables", {}):
             raise KeyError(f"{page}:{i}: no table '{table_name}' in the experiment {stem}")
+        if "paper" not in experiment["tables"][table_name]:  # a table of this repository's (no paper column): no verdicts
+            continue
         paper = papers["tables"][experiment["tables"][table_name]["paper"]["table"]]
         while i < len(lines) and lines[i].strip() == "":
             out.append(lines[i])

@@ -26,3 +26,33 @@ def test_runs_the_rule_stopped_are_counted_apart_from_those_the_cap_stopped():
 def test_a_fixed_budget_and_a_missing_one():
     assert make_scoreboard.training_label("Training budget: nmt: 2500 updates, ≤ 30 epochs.\n", "") == "fixed updates (round 1)"
     assert make_scoreboard.training_label("", "") == "n/a"
+
+
+PAGE = """## §6
+
+Experiment `sa_nmt.mini`, scale **mini**: header.
+Training budget: sa_shared: until 3 validations (every 1/2 epoch) without a better dev perplexity, ≤ 10 epochs.
+Training reached (epochs / updates per run): sa_shared.sa_mini_en_de 7 / 6349, 8 / 7256.
+
+<!-- table: sa_nmt_gate_pos_en_de -->
+| system | NOUN | VERB |
+|---|---|---|
+| SA-NMT shared | 54.07 ± 4.48 (n=2) | 0.90 ± 0.26 (n=2) |
+| chance: a random piece | 31.01 | 10.61 |
+<!-- /table -->
+"""
+CLAIM = {"source": "§6 (text)", "claim": "syntax is used for verbs (more than chance)", "table": "sa_nmt_gate_pos_en_de",
+         "row": "SA-NMT shared", "column": "VERB", "against": "chance: a random piece", "direction": "higher"}
+
+
+def test_a_claim_of_the_text_is_read_on_the_page_of_its_table(tmp_path):
+    page = tmp_path / "sa_nmt.mini.md"
+    page.write_text(PAGE)
+    (row,) = make_scoreboard.claim_rows({"claims": [CLAIM]}, [str(page)])
+    scale, name, label, training, seeds, counts, detail = row
+    assert (scale, name, label, training, seeds) == ("mini", "sa_nmt.mini.md", "§6 (text): syntax is used for verbs", "to convergence", 2)
+    assert counts == {"opposite direction (untested)": 1}
+    assert "SA-NMT shared VERB 0.90 ± 0.26 (n=2) against chance: a random piece 10.61" in detail
+    (row,) = make_scoreboard.claim_rows({"claims": [{**CLAIM, "column": "NOUN"}]}, [str(page)])
+    assert row[5] == {"same direction (untested)": 1}
+    assert make_scoreboard.claim_rows({"claims": [{**CLAIM, "table": "elsewhere"}]}, [str(page)]) == []
