@@ -10,6 +10,7 @@ tables first, in their order), and their estimated CPU-hours on the 2-core machi
   campaign.py --commands      round 2's Snakemake commands, one per experiment, in the plan's order
                               (run them one after another: `campaign.py --commands | bash -e`; an
                               interrupted run resumes where it stopped with the same commands)
+  campaign.py --commands --resume   the same, each unlocking its experiment first (after a kill)
 """
 import json
 import os
@@ -67,12 +68,14 @@ def campaign(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml")
 HALF_CORE_RULES = ("train", "translate", "analysis_dump", "significance")
 
 
-def commands(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml"), cores=2):
+def commands(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml"), cores=2, resume=False):
     """One command per experiment of round 2, its tables as targets. On the 2-core machine two
     trainings run side by side with one thread each (docs/benchmarks.md: 1.19-1.26x the throughput
     of one run on both cores), so train's threads are set to cores / 2; so are the threads of the
     jobs that follow a training (decoding, analysis dumps, significance), which otherwise wait for
-    every core while one training still runs and leave the other idle."""
+    every core while one training still runs and leave the other idle. resume: each command first
+    removes the lock a killed Snakemake leaves behind (a session or machine that ended under it);
+    only for a chain that runs alone in this directory, as --unlock removes every lock here."""
     plan = yaml.safe_load(open(path, encoding="utf-8"))
     out = []
     for item in plan["run"]:
@@ -83,7 +86,9 @@ def commands(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml")
             if t not in known:
                 raise SystemExit(f"{path}: {exp} has no table '{t}' in its experiment.tables")
         targets = " ".join(f"{cfg['results_dir']}/tables/{t}.md" for t in item["tables"])
-        out.append(f".venv/bin/snakemake {targets} --profile cluster/local --cores {cores} "
+        unlock = (f".venv/bin/snakemake --unlock --cores 1 --configfile pipeline/config/experiments/{exp}.yaml > /dev/null && "
+                  if resume else "")
+        out.append(f"{unlock}.venv/bin/snakemake {targets} --profile cluster/local --cores {cores} "
                    f"--configfile pipeline/config/experiments/{exp}.yaml --rerun-incomplete "
                    "--set-threads " + " ".join(f"{rule}={max(1, cores // 2)}" for rule in HALF_CORE_RULES))
     return out
@@ -111,7 +116,7 @@ def replace_block(doc, table):
 
 if __name__ == "__main__":
     if "--commands" in sys.argv:
-        print("\n".join(commands()))
+        print("\n".join(commands(resume="--resume" in sys.argv)))
         sys.exit(0)
     result = campaign()
     if "--write" in sys.argv or "--check" in sys.argv:

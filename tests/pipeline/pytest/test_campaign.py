@@ -30,3 +30,12 @@ def test_a_table_the_experiment_does_not_build_is_refused(tmp_path):
 def test_the_projects_plan_gives_a_command_for_each_of_its_items():
     plan = yaml.safe_load(open(campaign.os.path.join(campaign.ROOT, "pipeline", "config", "mini_campaign.yaml")))
     assert len(campaign.commands()) == len(plan["run"])
+
+
+def test_resume_unlocks_each_experiment_first(tmp_path):
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(yaml.safe_dump({"run": [{"experiment": "lgp.mini", "tables": ["lgp_table1_measured"]}]}))
+    (line,) = campaign.commands(str(plan), resume=True)
+    unlock, run = line.split(" && ")
+    assert unlock == ".venv/bin/snakemake --unlock --cores 1 --configfile pipeline/config/experiments/lgp.mini.yaml > /dev/null"
+    assert run == campaign.commands(str(plan))[0]
