@@ -92,22 +92,13 @@ def main(argv):
     if "--results" in args:
         results = args[args.index("--results") + 1]
         args = [a for a in args if a not in ("--results", results)]
-    pages = [a for a in args if a != "--check"]
-    changed = []
-    for page in pages:
+    def render(page):
         text, skipped = process(page, results)
         for name in skipped:
             print(f"{page}: {name}: no generated table under {results} (kept as it is)")
-        original = open(page, encoding="utf-8").read()
-        text = docs_verdicts.process(page, text)
-        if not check and text != original:
-            with open(page, "w", encoding="utf-8") as f:
-                f.write(text)
-        if text != original:
-            changed.append(page)
-    for page in changed:
-        print(("out of date: " if check else "updated: ") + page)
-    return 1 if check and changed else 0
+        return docs_verdicts.process(page, text)
+
+    return docs_verdicts.update_pages([a for a in args if a != "--check"], render, check)
 
 
 if __name__ == "__main__":

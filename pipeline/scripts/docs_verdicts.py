@@ -183,11 +183,12 @@ def process(page, text=None):
     return "\n".join(out)
 
 
-def main(argv):
-    check = "--check" in argv
+def update_pages(pages, render, check):
+    """Writes render(page) over each page that it changes (--check: writes nothing); 1 when a
+    checked page is out of date. Shared with docs_tables.py."""
     changed = []
-    for page in [a for a in argv[1:] if a != "--check"]:
-        text = process(page)
+    for page in pages:
+        text = render(page)
         if text != open(page, encoding="utf-8").read():
             changed.append(page)
             if not check:
@@ -196,6 +197,10 @@ def main(argv):
     for page in changed:
         print(("out of date: " if check else "updated: ") + page)
     return 1 if check and changed else 0
+
+
+def main(argv):
+    return update_pages([a for a in argv[1:] if a != "--check"], process, "--check" in argv)
 
 
 if __name__ == "__main__":
