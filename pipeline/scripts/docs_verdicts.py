@@ -143,6 +143,19 @@ def render(table_name, header, rows, experiment, paper):
     return new_header, new_rows, verdicts.tally_line(verdicts.tally(results))
 
 
+def table_at(lines, i):
+    """(the Markdown table's lines starting at lines[i] after any blank lines, the index after it):
+    how a marked table is read here and by make_scoreboard.page_table."""
+    while i < len(lines) and lines[i].strip() == "":
+        i += 1
+    start = i
+    while i < len(lines) and lines[i].startswith("|"):
+        i += 1
+    if i == start:
+        raise ValueError(f"line {start + 1}: a table marker with no table after it")
+    return lines[start:i], i
+
+
 def process(page, text=None):
     """The page's text with its verdicts rendered; `text`: the page's content when it is not yet
     the file's (docs_tables.py)."""
@@ -167,10 +180,10 @@ def process(page, text=None):
         while i < len(lines) and lines[i].strip() == "":
             out.append(lines[i])
             i += 1
-        table = []
-        while i < len(lines) and lines[i].startswith("|"):
-            table.append(lines[i])
-            i += 1
+        try:
+            table, i = table_at(lines, i)
+        except ValueError as e:
+            raise ValueError(f"{page}: {e}") from None
         header, body = split_row(table[0]), [split_row(t) for t in table[2:]]
         new_header, new_rows, tally = render(table_name, header, body, experiment, paper)
         out += [join_row(new_header), "|" + "---|" * len(new_header)] + [join_row(r) for r in new_rows]

@@ -86,11 +86,10 @@ def page_table(page, name):
             budget = budget or line
         if line.startswith("Training reached"):
             reached = reached or line
-    table = []
-    for line in lines[at + 1:]:
-        if not line.startswith("|"):
-            break
-        table.append(docs_verdicts.split_row(line))
+    try:
+        table = [docs_verdicts.split_row(line) for line in docs_verdicts.table_at(lines, at + 1)[0]]
+    except ValueError as e:
+        raise ValueError(f"{page}: {e}") from None
     return table[0], table[2:], budget, reached
 
 
