@@ -11,6 +11,8 @@ tables first, in their order), and their estimated CPU-hours on the 2-core machi
                               (run them one after another: `campaign.py --commands | bash -e`; an
                               interrupted run resumes where it stopped with the same commands)
   campaign.py --commands --resume   the same, each unlocking its experiment first (after a kill)
+  campaign.py --progress      round 2's training runs: finished, training (epoch of its cap) or not
+                              started, and the CPU-hours left by the plan's per-run estimate
 """
 import json
 import os
@@ -35,14 +37,62 @@ def training_runs(runs, cells):
     return out
 
 
-def table_runs(name):
+def table_runs(name, with_specs=False):
+    """{table: {run id: its pair}} of an experiment file (with_specs: also {run id: its expanded
+    spec} and the file's results_dir)."""
     cfg = yaml.safe_load(open(os.path.join(ROOT, "pipeline", "config", "experiments", f"{name}.yaml"), encoding="utf-8"))
     runs = experiment.expand_systems(cfg["systems"], cfg["pairs"])
     out = {}
     for table in cfg["experiment"]["tables"]:
         resolved = experiment.resolve_table(table, cfg["tables"][table], runs, cfg["pairs"], "results")
         out[table] = {r: runs[r]["pair"] for r in training_runs(runs, resolved["cells"])}
-    return out
+    return (out, runs, cfg["results_dir"]) if with_specs else out
+
+
+def run_state(system_dir, max_epochs):
+    """("finished", epochs reached) once summary.json exists; ("training", last epoch logged) while
+    metrics.jsonl grows (or the run waits to resume from its state); else ("not started", 0)."""
+    summary = os.path.join(system_dir, "summary.json")
+    if os.path.exists(summary):
+        return "finished", json.load(open(summary, encoding="utf-8"))["epochs"]
+    metrics = os.path.join(system_dir, "metrics.jsonl")
+    epoch = 0
+    if os.path.exists(metrics):
+        for line in open(metrics, encoding="utf-8"):
+            line = line.strip()
+            if line:
+                epoch = max(epoch, json.loads(line).get("epoch", 0))
+        return "training", min(epoch, max_epochs)
+    return "not started", 0
+
+
+def progress(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml"), results_root=ROOT):
+    """Round 2's training runs, in the plan's order, with their state and the CPU-hours left: a run
+    that has not finished costs its per-run estimate times the share of its epoch cap not yet
+    trained (an upper bound where the convergence rule stops it before the cap)."""
+    plan = yaml.safe_load(open(path, encoding="utf-8"))
+    lines, total = [], 0.0
+    for item in plan["run"]:
+        exp = item["experiment"]
+        tables, specs, results = table_runs(exp, with_specs=True)
+        cost = plan["hours_per_run"][exp]
+        wanted = sorted({r for t in item["tables"] for r in tables[t]})
+        counts, left = {"finished": 0, "training": 0, "not started": 0}, 0.0
+        detail = []
+        for rid in wanted:
+            cap = specs[rid]["train"]["max_epochs"]
+            state, epoch = run_state(os.path.join(results_root, results, "systems", rid), cap)
+            counts[state] += 1
+            if state != "finished":
+                left += cost.get(specs[rid]["pair"], cost["default"]) * (1 - epoch / cap)
+            detail.append(f"  {rid}: {state}" + (f" (epoch {epoch} of {cap})" if state == "training" else
+                                                  f" ({epoch} epochs)" if state == "finished" else ""))
+        total += left
+        lines.append(f"{exp}: {counts['finished']} finished, {counts['training']} training or waiting to resume, "
+                     f"{counts['not started']} not started; ~{left:.1f} CPU-hours left")
+        lines += detail
+    lines.append(f"round 2: ~{total:.1f} CPU-hours left (~{total / 2:.1f} h on the 2 cores)")
+    return "\n".join(lines)
 
 
 def campaign(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml")):
@@ -115,6 +165,9 @@ def replace_block(doc, table):
 
 
 if __name__ == "__main__":
+    if "--progress" in sys.argv:
+        print(progress())
+        sys.exit(0)
     if "--commands" in sys.argv:
         print("\n".join(commands(resume="--resume" in sys.argv)))
         sys.exit(0)

@@ -1,4 +1,6 @@
 # campaign.py --commands: round 2's Snakemake command lines, in the plan's order.
+import json
+
 import pytest
 import yaml
 
@@ -39,3 +41,32 @@ def test_resume_unlocks_each_experiment_first(tmp_path):
     unlock, run = line.split(" && ")
     assert unlock == ".venv/bin/snakemake --unlock --cores 1 --configfile pipeline/config/experiments/lgp.mini.yaml > /dev/null"
     assert run == campaign.commands(str(plan))[0]
+
+
+def test_run_state_reads_summary_then_metrics(tmp_path):
+    run = tmp_path / "run"
+    assert campaign.run_state(str(run), 20) == ("not started", 0)
+    run.mkdir()
+    (run / "metrics.jsonl").write_text('{"epoch": 3, "ppl": 40.0}\n{"epoch": 4, "ppl": 35.0}\n')
+    assert campaign.run_state(str(run), 20) == ("training", 4)
+    (run / "summary.json").write_text('{"epochs": 17, "best_valid_ppl": 9.0}')
+    assert campaign.run_state(str(run), 20) == ("finished", 17)
+
+
+def test_progress_charges_the_untrained_share_of_each_cap(tmp_path):
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(yaml.safe_dump({"hours_per_run": {"lgp.mini": {"default": 1.0}},
+                                    "run": [{"experiment": "lgp.mini", "tables": ["lgp_table1_measured"]}]}))
+    tables, specs, results = campaign.table_runs("lgp.mini", with_specs=True)
+    runs = sorted(tables["lgp_table1_measured"])
+    first = tmp_path / results / "systems" / runs[0]
+    first.mkdir(parents=True)
+    (first / "summary.json").write_text('{"epochs": 12}')
+    second = tmp_path / results / "systems" / runs[1]
+    second.mkdir(parents=True)
+    cap = specs[runs[1]]["train"]["max_epochs"]
+    (second / "metrics.jsonl").write_text(json.dumps({"epoch": cap // 2}) + "\n")
+    text = campaign.progress(str(plan), results_root=str(tmp_path))
+    left = len(runs) - 2 + (1 - (cap // 2) / cap)
+    assert f"lgp.mini: 1 finished, 1 training or waiting to resume, {len(runs) - 2} not started; ~{left:.1f} CPU-hours left" in text
+    assert f"  {runs[0]}: finished (12 epochs)" in text and f"  {runs[1]}: training (epoch {cap // 2} of {cap})" in text
