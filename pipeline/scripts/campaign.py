@@ -7,7 +7,7 @@ tables first, in their order), and their estimated CPU-hours on the 2-core machi
   campaign.py --json          the same as JSON (make_scoreboard.py's "configured, not run" lines)
   campaign.py --write DOC     replaces the table between DOC's <!-- campaign --> and <!-- /campaign -->
   campaign.py --check DOC     exit 1 when that table is not the current one
-  campaign.py --commands      round 2's Snakemake commands, one per experiment, in the plan's order
+  campaign.py --commands      round 2's Snakemake commands, one per item of the plan, in its order
                               (run them one after another: `campaign.py --commands | bash -e`; an
                               interrupted run resumes where it stopped with the same commands)
   campaign.py --commands --resume   the same, each unlocking its experiment first (after a kill)
@@ -119,7 +119,7 @@ HALF_CORE_RULES = ("train", "translate", "analysis_dump", "significance")
 
 
 def commands(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml"), cores=2, resume=False):
-    """One command per experiment of round 2, its tables as targets. On the 2-core machine two
+    """One command per item of round 2's plan (an experiment), its tables as targets. On the 2-core machine two
     trainings run side by side with one thread each (docs/benchmarks.md: 1.19-1.26x the throughput
     of one run on both cores), so train's threads are set to cores / 2; so are the threads of the
     jobs that follow a training (decoding, analysis dumps, significance), which otherwise wait for

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/error.h"
 #include "trainer/data/batches.h"
 #include "trainer/models/latent_graphs/latent_graphs.h"
 #include "trainer/models/registry.h"
@@ -198,6 +199,25 @@ TEST(LatentGraphs, CnnAndEmbEncodersAddPositions) {
     EXPECT_FALSE(torch::allclose(states, synmt::add_sinusoidal_positions(embedded, in.lengths), 1e-3, 1e-3));
     EXPECT_FALSE(torch::allclose(states[0][2], states[0][4]));  // interior positions differ by their position alone
   }
+}
+
+// embed_scale: none (the ablation of this repository's sqrt(d) reading) adds the positions to the bare
+// embeddings; an unknown value is refused.
+TEST(LatentGraphs, EmbedScaleNoneAddsPositionsToTheBareEmbeddings) {
+  torch::manual_seed(3);
+  auto model = std::dynamic_pointer_cast<synmt::LatentGraphsModel>(
+      synmt::create_model(synmt::test::tiny_arch("lg_baseline_emb", {{"embed_scale", "none"}})));
+  ASSERT_TRUE(model);
+  model->eval();
+  torch::NoGradGuard no_grad;
+  synmt::SourceInput in;
+  in.tokens = torch::tensor({{4, 5, 6, 5}}, torch::kInt64);
+  in.lengths = torch::tensor({4});
+  auto embedded = model->named_parameters()["src_embed.weight"].index_select(0, in.tokens[0]).unsqueeze(0);
+  auto states = model->source_states(in);
+  EXPECT_TRUE(torch::allclose(states, synmt::add_sinusoidal_positions(embedded, in.lengths), 1e-6, 1e-6));
+  EXPECT_FALSE(torch::allclose(states, synmt::add_sinusoidal_positions(embedded * 4.0, in.lengths), 1e-3, 1e-3));
+  EXPECT_THROW(synmt::create_model(synmt::test::tiny_arch("lg_baseline_emb", {{"embed_scale", "sqrt"}})), synmt::ConfigError);
 }
 
 // The output layer is the paper's own matrix unless tying is asked for.

@@ -11,6 +11,8 @@ LatentGraphsOptions LatentGraphsOptions::from_json(const nlohmann::json& j) {
   if (o.encoder != "emb" && o.encoder != "cnn" && o.encoder != "rnn")
     throw ConfigError("model.options.encoder: '" + o.encoder + "' (emb | cnn | rnn)");
   if (o.test_graph != "tau" && o.test_graph != "plain") throw ConfigError("model.options.test_graph: '" + o.test_graph + "' (tau | plain)");
+  if (o.embed_scale != "sqrt_d" && o.embed_scale != "none")
+    throw ConfigError("model.options.embed_scale: '" + o.embed_scale + "' (sqrt_d | none)");
   if (o.encoder == "rnn" && o.embed_dim % 2 != 0) throw ConfigError("model.options.embed_dim: the RNN encoder needs an even size (two directions)");
   if (!(o.tau0 > 0) || !(o.tau_decay > 0)) throw ConfigError("model.options.tau0 and tau_decay must be positive");
   parse_attention_score(o.attention_score, "model.options.attention_score");
@@ -72,8 +74,9 @@ torch::Tensor LatentGraphsModel::source_states(const SourceInput& input, const t
   if (options_.encoder == "rnn") return rnn(x, input.lengths);
   // Vaswani et al.'s position encodings come with their embeddings scaled by sqrt(d) (§3.4):
   // unscaled, embeddings initialised in +-init_range (0.1) would carry ~1/12 of the sinusoids'
-  // unit amplitude at d = 256, the states then mostly position
-  auto positioned = add_sinusoidal_positions(x * std::sqrt(static_cast<double>(x.size(2))), input.lengths);
+  // unit amplitude at d = 256, the states then mostly position (embed_scale: none, the ablation)
+  const double scale = options_.embed_scale == "sqrt_d" ? std::sqrt(static_cast<double>(x.size(2))) : 1.0;
+  auto positioned = add_sinusoidal_positions(scale == 1.0 ? x : x * scale, input.lengths);
   if (options_.encoder == "cnn") return cnn(positioned, input.lengths);
   return positioned;
 }

@@ -1,6 +1,6 @@
 #pragma once
 // Latent-graph NMT (Bastings, Aziz, Titov & Sima'an 2018): a translation encoder (Emb: embeddings
-// scaled by sqrt(d) + sinusoidal positions, as Vaswani et al.'s; CNN: the same positioned
+// scaled by sqrt(d) (embed_scale) + sinusoidal positions, as Vaswani et al.'s; CNN: the same positioned
 // embeddings through residual width-k convolutions; RNN: a BiLSTM of d/2 units per direction, so
 // that its states have the paper's d units, as the graph BiLSTM's by default) whose states pass
 // one GCN layer over a Concrete-sampled latent graph
@@ -47,6 +47,9 @@ struct LatentGraphsOptions {
   std::string attention_score = "general";
   double dropout = 0.3;
   double init_range = 0.1;
+  // The Emb and CNN encoders' embeddings before the positions are added: sqrt_d (Vaswani et al.'s
+  // scaling, this repository's reading: the paper is silent) | none (the bare embeddings; an ablation)
+  std::string embed_scale = "sqrt_d";
   // The paper's output layer is its own matrix; true ties it to the target embeddings (not the paper).
   bool tie_target_embeddings = false;
 
@@ -72,6 +75,7 @@ struct LatentGraphsOptions {
     v("attention_score", o.attention_score);
     v("dropout", o.dropout);
     v("init_range", o.init_range);
+    v("embed_scale", o.embed_scale);
     v("tie_target_embeddings", o.tie_target_embeddings);
   }
   static LatentGraphsOptions from_json(const nlohmann::json& j);
