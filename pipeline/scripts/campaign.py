@@ -71,12 +71,14 @@ def progress(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml")
     that has not finished costs its per-run estimate times the share of its epoch cap not yet
     trained (an upper bound where the convergence rule stops it before the cap)."""
     plan = yaml.safe_load(open(path, encoding="utf-8"))
-    lines, total = [], 0.0
+    lines, total, listed = [], 0.0, {}
     for item in plan["run"]:
         exp = item["experiment"]
         tables, specs, results = table_runs(exp, with_specs=True)
         cost = plan["hours_per_run"][exp]
-        wanted = sorted({r for t in item["tables"] for r in tables[t]})
+        # a run an earlier item of the same experiment needs is listed (and charged) there only
+        wanted = sorted({r for t in item["tables"] for r in tables[t]} - listed.setdefault(exp, set()))
+        listed[exp].update(wanted)
         counts, left = {"finished": 0, "training": 0, "not started": 0}, 0.0
         detail = []
         for rid in wanted:

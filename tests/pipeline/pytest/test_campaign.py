@@ -70,3 +70,15 @@ def test_progress_charges_the_untrained_share_of_each_cap(tmp_path):
     left = len(runs) - 2 + (1 - (cap // 2) / cap)
     assert f"lgp.mini: 1 finished, 1 training or waiting to resume, {len(runs) - 2} not started; ~{left:.1f} CPU-hours left" in text
     assert f"  {runs[0]}: finished (12 epochs)" in text and f"  {runs[1]}: training (epoch {cap // 2} of {cap})" in text
+
+
+def test_progress_lists_a_run_once_when_two_items_need_it(tmp_path):
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(yaml.safe_dump({"hours_per_run": {"lgp.mini": {"default": 1.0}},
+                                    "run": [{"experiment": "lgp.mini", "tables": ["lgp_table1_measured"]},
+                                            {"experiment": "lgp.mini", "tables": ["lgp_table1_measured"]}]}))
+    runs = campaign.table_runs("lgp.mini")["lgp_table1_measured"]
+    text = campaign.progress(str(plan), results_root=str(tmp_path))
+    assert f"lgp.mini: 0 finished, 0 training or waiting to resume, {len(runs)} not started" in text
+    assert "lgp.mini: 0 finished, 0 training or waiting to resume, 0 not started; ~0.0 CPU-hours left" in text
+    assert f"round 2: ~{len(runs):.1f} CPU-hours left" in text
