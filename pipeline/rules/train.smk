@@ -31,6 +31,7 @@ rule train:
         src_vocab=lambda w: vocab_path(SYSTEMS[w.system]["pair"], "src"),
         tgt_vocab=lambda w: vocab_path(SYSTEMS[w.system]["pair"], "tgt"),
         pretrained_parser=lambda w: [p for p in [pretrained_parser_path(w.system)] if p],
+        extended=lambda w: extended_inputs(w.system),
     output:
         checkpoint=f"{RESULTS}/systems/{{system}}/best.pt",
         summary=f"{RESULTS}/systems/{{system}}/summary.json",

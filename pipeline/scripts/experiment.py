@@ -73,6 +73,8 @@ def expand_systems(systems, pairs):
                 run["seed"] = seed if seed is not None else run.get("train", {}).get("seed", 1)
                 runs[run_id] = run
     for run_id, run in runs.items():
+        if "extends" in run:
+            run["extended_run"] = extended_run(runs, run_id, run)
         for member in run.get("ensemble", []):
             if member not in runs:
                 raise ConfigError(f"systems.{run['system']}.ensemble: '{member}' is not a run (systems expand to: {sorted(runs)[:8]}...)")
@@ -81,6 +83,32 @@ def expand_systems(systems, pairs):
             if runs[member].get("ensemble"):
                 raise ConfigError(f"systems.{run['system']}.ensemble: '{member}' is an ensemble itself")
     return runs
+
+
+def extended_run(runs, run_id, run):
+    """The run that `run` (a system with `extends: SYSTEM`) carries on: SYSTEM's run on the same pair
+    with the same seed. It resumes that run's training state under a higher epoch cap (a longer
+    budget without training the first epochs again; the Snakefile copies the state in), so model
+    and train must equal the source's but for a larger max_epochs, which the trainer checks too (it
+    resumes only a state of the same computation)."""
+    where = f"systems.{run['system']}.extends"
+    source = run["extends"]
+    found = [r for r, spec in runs.items() if spec["system"] == source and spec["pair"] == run["pair"] and spec["seed"] == run["seed"]]
+    if not found:
+        raise ConfigError(f"{where}: no run of system '{source}' on pair '{run['pair']}' with seed {run['seed']} (run {run_id})")
+    src = runs[found[0]]
+    if "extends" in src:
+        raise ConfigError(f"{where}: '{source}' extends another system itself; extend that one with a higher max_epochs")
+    if src.get("model") != run.get("model"):
+        raise ConfigError(f"{where}: run {run_id}'s model differs from {found[0]}'s; an extended run trains the same model")
+    mine = {k: v for k, v in run.get("train", {}).items() if k != "max_epochs"}
+    theirs = {k: v for k, v in src.get("train", {}).items() if k != "max_epochs"}
+    if mine != theirs:
+        differ = sorted(k for k in set(mine) | set(theirs) if mine.get(k) != theirs.get(k))
+        raise ConfigError(f"{where}: run {run_id}'s train section differs from {found[0]}'s in {differ}; only max_epochs may change")
+    if not run.get("train", {}).get("max_epochs", 0) > src.get("train", {}).get("max_epochs", 0):
+        raise ConfigError(f"{where}: run {run_id} needs a larger train.max_epochs than {found[0]}'s")
+    return found[0]
 
 
 def test_pair(pairs, pair):

@@ -12,6 +12,9 @@
 #     thread count (a requeue onto another node) is the same configuration and resumes.
 #  5. a run that reached its epoch cap, resumed with a higher cap, trains the further epochs and
 #     ends byte-identical to a run with the higher cap from the start.
+#  6. a config with "extends": RUN_DIR carries on that run in its own directory under a higher cap:
+#     byte-identical to the cap-3 run, with the extended run's metrics and best weights carried
+#     over; a config that trains another computation is refused, naming the state.
 # Prints 'N passed, N failed'.
 set -uo pipefail
 BIN=$1/bin
@@ -97,6 +100,28 @@ if train -o "$T/cap2" --resume --set train.max_steps=0 --set train.max_epochs=3 
   passed=$((passed + 1)); echo "epoch cap 2 raised to 3: resumed at epoch 3, parameters byte-identical to a cap-3 run"
 else
   echo "FAIL: raising the epoch cap: $(grep -o 'resuming at.*\|moved to.*' "$T/cap.log" | head -1)"; tail -3 "$T/cap.log"; failed=$((failed + 1))
+fi
+# "extends": the cap-2 run carried on in another directory (the extended run itself untouched)
+train -o "$T/base2" --set train.max_steps=0 --set train.max_epochs=2 > /dev/null 2>&1
+sed "s|^{\"model\"|{\"extends\": \"$T/base2\", \"model\"|" "$T/cfg.json" > "$T/ext.json"
+base_lines=$(wc -l < "$T/base2/metrics.jsonl")
+base_sum=$(sha256sum < "$T/base2/state.pt")
+if "$BIN/synmt-train" -c "$T/ext.json" --train "$T/d.h5" --valid "$T/d.h5" --src-vocab "$T/vs" --tgt-vocab "$T/vt" --dist single \
+     -o "$T/ext3" --set train.max_steps=0 --set train.max_epochs=3 --dump-params "$T/ext3.bin" > "$T/ext.log" 2>&1 \
+     && grep -q "extending $T/base2" "$T/ext.log" && grep -q "resuming at epoch 3, batch 0" "$T/ext.log" \
+     && cmp -s "$T/cap3.bin" "$T/ext3.bin" && [ -s "$T/ext3/best.pt" ] \
+     && [ "$(wc -l < "$T/ext3/metrics.jsonl")" -gt "$base_lines" ] && [ "$(sha256sum < "$T/base2/state.pt")" = "$base_sum" ]; then
+  passed=$((passed + 1)); echo "extends: the cap-2 run carried on to cap 3 in its own directory, byte-identical to a cap-3 run"
+else
+  echo "FAIL: extends"; tail -3 "$T/ext.log"; failed=$((failed + 1))
+fi
+sed 's/"lr": 0.005/"lr": 0.004/' "$T/ext.json" > "$T/ext_other.json"
+if ! "$BIN/synmt-train" -c "$T/ext_other.json" --train "$T/d.h5" --valid "$T/d.h5" --src-vocab "$T/vs" --tgt-vocab "$T/vt" --dist single \
+     -o "$T/ext_other" --set train.max_steps=0 --set train.max_epochs=3 > "$T/ext_other.log" 2>&1 \
+     && grep -q "$T/base2/state.pt.*another computation" "$T/ext_other.log" && [ ! -e "$T/ext_other/state.pt" ]; then
+  passed=$((passed + 1)); echo "extends with another lr: refused, naming the state"
+else
+  echo "FAIL: extends of another computation was not refused"; tail -3 "$T/ext_other.log"; failed=$((failed + 1))
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

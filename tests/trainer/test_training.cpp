@@ -22,6 +22,7 @@
 #include "trainer/train/lr_schedule.h"
 #include "trainer/train/criterion.h"
 #include "trainer/train/trainer.h"
+#include "trainer/train/training_state.h"
 #include "trainer/train/update_step.h"
 #include "trainer/loop/validation_policy.h"
 #include "tests/trainer/tiny_models.h"
@@ -416,4 +417,27 @@ TEST(BeamSearch, CollectsOneAttentionRowPerStep) {
       EXPECT_TRUE(torch::allclose(h.attention.narrow(1, 0, len).sum(1), torch::ones({steps}), 1e-4, 1e-5)) << arch;
     }
   }
+}
+
+// A training state saved by a build before a model option existed lacks that option; today's
+// default reproduces the old computation, so the state is the same training (a resume after an
+// upgrade must not set it aside and start afresh). Another value of the option is not.
+TEST(TrainingState, AStateSavedBeforeAnOptionExistedIsTheSameTrainingUnderItsDefault) {
+  const auto resolved = synmt::test::tiny_arch("lg_graph_emb");
+  ASSERT_TRUE(resolved["options"].contains("embed_scale"));
+  auto model = synmt::create_model(resolved);
+  torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.1));
+  const nlohmann::json now = {{"model", resolved}, {"train", {{"lr", 0.1}, {"max_epochs", 2}}}};
+  nlohmann::json before = now;
+  before["model"]["options"].erase("embed_scale");
+  const auto path = (std::filesystem::temp_directory_path() / "synmt_state_option_default.pt").string();
+  synmt::save_training_state(path, *model, optimizer, synmt::TrainingCursor{}, before.dump(), torch::zeros({1, 4}));
+  EXPECT_TRUE(synmt::training_state_matches(path, now.dump()));
+  nlohmann::json longer = now;
+  longer["train"]["max_epochs"] = 4;  // a higher cap: the same training, carried on
+  EXPECT_TRUE(synmt::training_state_matches(path, longer.dump()));
+  nlohmann::json other = now;
+  other["model"]["options"]["embed_scale"] = "none";
+  EXPECT_FALSE(synmt::training_state_matches(path, other.dump()));
+  std::filesystem::remove(path);
 }

@@ -18,6 +18,7 @@
 #include "trainer/device.h"
 #include "trainer/runtime.h"
 #include "trainer/train/trainer.h"
+#include "trainer/train/training_state.h"
 
 namespace {
 
@@ -40,13 +41,15 @@ int check_model_config(synmt::Json model) {
 
 struct TrainArgs {
   std::string config_path, train_path, valid_path, src_vocab, tgt_vocab, out_dir;
+  std::string extends;  // the config's "extends": a run directory whose training this run carries on
   std::vector<std::string> overrides;
   std::string dist = "auto", dump_params;
   bool resume = false, tiny = false, check_config = false, print_config = false;
 };
 
 void declare(CLI::App& app, TrainArgs& a) {
-  app.description("Train an NMT model. Config: {\"model\": {\"arch\"|\"family\", \"options\"}, \"train\": {...}}.");
+  app.description("Train an NMT model. Config: {\"model\": {\"arch\"|\"family\", \"options\"}, \"train\": {...}, "
+                  "\"extends\": RUN_DIR (optional: carry on that run's training under a higher max_epochs)}.");
   app.add_option("-c,--config", a.config_path, "JSON config")->required();
   app.add_option("--set", a.overrides, "override a config key: a.b=value (repeatable)");
   app.add_option("--train", a.train_path, "training dataset (HDF5)");
@@ -82,11 +85,11 @@ void declare(CLI::App& app, TrainArgs& a) {
 // The config file with every default filled (model: preset <- [family tiny options] <- the file's
 // options; train: TrainOptions' defaults), then --set applied: an override may name any valid key
 // but no unknown one.
-synmt::Json resolved_config(const TrainArgs& a) {
+synmt::Json resolved_config(TrainArgs& a) {
   synmt::Json file = synmt::load_json_file(a.config_path);
   synmt::Json model_section = synmt::Json::object(), train_section = synmt::Json::object();
   synmt::JsonFields top(file, a.config_path);
-  top.required("model", model_section).optional("train", train_section);
+  top.required("model", model_section).optional("train", train_section).optional("extends", a.extends);
   top.finish();
   if (a.tiny) {
     const auto resolved = synmt::resolve_model_config(model_section);
@@ -107,6 +110,35 @@ void dump_parameters(const std::string& path, synmt::Seq2SeqModel& net) {
     out.write(std::string_view(reinterpret_cast<const char*>(c.data_ptr<float>()), static_cast<std::size_t>(c.numel()) * 4));
   }
   out.commit();
+}
+
+// "extends": RUN_DIR. This run carries on RUN_DIR's training (a longer budget without training its
+// epochs again): its training state, kept best weights and metrics are copied into OUT_DIR, which
+// then resumes from them. Only a state of the same computation is taken (train.max_epochs may be
+// higher; the trainer's own identity check), and a mismatch is an error, not a fresh start. A state
+// of OUT_DIR's own that is newer than RUN_DIR's (this extension, interrupted) is resumed instead;
+// RUN_DIR trained again after the copy is copied anew. Returns whether OUT_DIR now holds a state.
+bool seed_extension(const TrainArgs& a, const std::string& config_json, synmt::Communicator& comm) {
+  namespace fs = std::filesystem;
+  const fs::path from(a.extends), to(a.out_dir);
+  const fs::path state = from / "state.pt", own = to / "state.pt";
+  if (!fs::exists(state))
+    throw synmt::InputError(a.config_path, 0, "\"extends\": " + state.string() + " does not exist (no training state to carry on)");
+  const bool copy = !(fs::exists(own) && fs::last_write_time(own) >= fs::last_write_time(state));
+  // every rank checks (and so fails alike) before the root copies
+  if (copy && !synmt::training_state_matches(state.string(), config_json))
+    throw synmt::InputError(state.string(), 0,
+                            "is the training state of another computation than " + a.config_path +
+                                " (only train.max_epochs, threads and logging may differ); refusing to extend it");
+  if (copy && comm.is_root()) {
+    fs::create_directories(to);
+    for (const char* name : {"state.pt", "state.best.pt", "metrics.jsonl"})
+      if (fs::exists(from / name)) fs::copy_file(from / name, to / name, fs::copy_options::overwrite_existing);
+    fs::remove(to / "best.pt");  // put back from state.best.pt by the resume
+    synmt::log_info("extending " + from.string() + ": its training state, best weights and metrics copied into " + to.string());
+  }
+  comm.barrier();
+  return true;
 }
 
 // Builds the model for the data, trains it (train/trainer.h) and reports.
@@ -144,7 +176,8 @@ int train(const TrainArgs& a, const synmt::Json& config, const synmt::TrainOptio
   }
   synmt::TrainResult r;
   try {
-    r = synmt::train_model(*net, resolved, train_options, train, valid, a.out_dir, hardware, *comm, a.resume, &tgt_vocab, device);
+    const bool resume = a.extends.empty() ? a.resume : seed_extension(a, resolved.dump(), *comm);
+    r = synmt::train_model(*net, resolved, train_options, train, valid, a.out_dir, hardware, *comm, resume, &tgt_vocab, device);
   } catch (const synmt::TrainingInterrupted& e) {
     return 128 + e.signal;
   }  // TrainingFailed and input errors: run_tool prints the message and exits 1
@@ -154,7 +187,7 @@ int train(const TrainArgs& a, const synmt::Json& config, const synmt::TrainOptio
   return 0;
 }
 
-int run(const TrainArgs& a) {
+int run(TrainArgs& a) {
   const synmt::Json config = resolved_config(a);
   const auto train_options = synmt::TrainOptions::from_json(config["train"]);  // rejects a bad value first
   if (a.print_config) {

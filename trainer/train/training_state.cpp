@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "trainer/archive_io.h"
 #include "trainer/device.h"
+#include "trainer/models/registry.h"
 
 namespace synmt {
 
@@ -22,6 +23,15 @@ nlohmann::json what_is_computed(const std::string& config_json) {
   // extended without retraining what was trained).
   if (j.is_object() && j.contains("train") && j["train"].is_object())
     for (const char* key : {"threads", "comm_timeout", "log_interval", "max_epochs"}) j["train"].erase(key);
+  // The model section with every option of today's family filled: a state saved before an option
+  // existed lacks it, and its default (which reproduces the old computation) must not make the
+  // state "another configuration", or a resume after an upgrade would silently start afresh.
+  if (j.is_object() && j.contains("model")) {
+    try {
+      j["model"] = resolve_model_config(j["model"]);
+    } catch (const std::exception&) {  // an unknown family or option: compared as written
+    }
+  }
   return j;
 }
 

@@ -46,6 +46,12 @@ def train_launcher(system, resources, threads):
     return f"{launcher} -n {ranks} "
 
 
+def extended_inputs(system):
+    """An extending run (systems.NAME.extends) waits for the run it extends to finish."""
+    source = SYSTEMS[system].get("extended_run")
+    return [f"{RESULTS}/systems/{source}/summary.json"] if source else []
+
+
 def pretrained_parser_path(system):
     """LGP-NMT+'s pre-trained parser (systems.NAME.pretrain_parser), or None. The seeds of one
     system share it (pre-training does not depend on the translation seed): it lives in the run
@@ -77,10 +83,13 @@ def pretrain_parser_flags(system):
 
 
 def train_config_content(system):
-    """synmt-train's config of a system: its model and train sections, and the pre-trained parser
-    file an LGP-NMT+ run starts from."""
+    """synmt-train's config of a system: its model and train sections, the pre-trained parser
+    file an LGP-NMT+ run starts from, and the run directory an extending run carries on."""
     model = json.loads(json.dumps(SYSTEMS[system]["model"]))
     parser = pretrained_parser_path(system)
     if parser:
         model.setdefault("options", {})["pretrained_parser"] = parser
-    return {"model": model, "train": SYSTEMS[system]["train"]}
+    content = {"model": model, "train": SYSTEMS[system]["train"]}
+    if SYSTEMS[system].get("extended_run"):  # synmt-train copies that run's training state in and carries it on
+        content["extends"] = f"{RESULTS}/systems/{SYSTEMS[system]['extended_run']}"
+    return content

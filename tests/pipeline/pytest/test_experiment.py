@@ -43,6 +43,30 @@ def test_systems_refused(systems, match):
         ex.expand_systems(systems, PAIRS)
 
 
+def test_an_extending_system_carries_on_the_run_of_its_pair_and_seed():
+    base = sys_(pairs=["p", "q"], seeds=[1, 2], train={"lr": 1, "max_epochs": 20})
+    runs = ex.expand_systems({"a": base, "long": {**base, "extends": "a", "train": {"lr": 1, "max_epochs": 40}}}, PAIRS)
+    assert runs["long.q.s2"]["extended_run"] == "a.q.s2" and runs["long.p.s1"]["extended_run"] == "a.p.s1"
+    assert "extended_run" not in runs["a.p.s1"]
+
+
+@pytest.mark.parametrize("extending,match", [
+    ({"pair": "p", "extends": "nope"}, "no run of system 'nope' on pair 'p' with seed 1"),
+    ({"pair": "q", "extends": "a"}, "no run of system 'a' on pair 'q'"),
+    ({"pair": "p", "extends": "a", "seeds": [3]}, "with seed 3"),
+    ({"pair": "p", "extends": "a", "model": {"arch": "b"}}, "model differs"),
+    ({"pair": "p", "extends": "a", "train": {"lr": 2, "max_epochs": 40}}, r"train section differs .* \['lr'\]"),
+    ({"pair": "p", "extends": "a", "train": {"lr": 1, "max_epochs": 20}}, "larger train.max_epochs"),
+    ({"pair": "p", "extends": "b", "train": {"lr": 1, "max_epochs": 80}}, "extends another system itself"),
+])
+def test_extending_refused(extending, match):
+    base = sys_(pair="p", train={"lr": 1, "max_epochs": 20})
+    systems = {"a": base, "b": {**base, "extends": "a", "train": {"lr": 1, "max_epochs": 40}},
+               "x": {**sys_(train={"lr": 1, "max_epochs": 40}), **extending}}
+    with pytest.raises(ConfigError, match=match):
+        ex.expand_systems(systems, PAIRS)
+
+
 def test_test_pair():
     assert [ex.test_pair(PAIRS, p) for p in ("p", "r", "m")] == ["p", "p", "q"]
 
