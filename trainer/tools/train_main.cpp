@@ -117,7 +117,7 @@ void dump_parameters(const std::string& path, synmt::Seq2SeqModel& net) {
 // then resumes from them. Only a state of the same computation is taken (train.max_epochs may be
 // higher; the trainer's own identity check), and a mismatch is an error, not a fresh start. A state
 // of OUT_DIR's own that is newer than RUN_DIR's (this extension, interrupted) is resumed instead;
-// RUN_DIR trained again after the copy is copied anew. Returns whether OUT_DIR now holds a state.
+// RUN_DIR trained again after the copy is copied anew. Returns true: the trainer is to resume.
 bool seed_extension(const TrainArgs& a, const std::string& config_json, synmt::Communicator& comm) {
   namespace fs = std::filesystem;
   const fs::path from(a.extends), to(a.out_dir);
