@@ -88,7 +88,9 @@ def progress(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml")
             if state != "finished":
                 left += cost.get(specs[rid]["pair"], cost["default"]) * (1 - epoch / cap)
             detail.append(f"  {rid}: {state}" + (f" (epoch {epoch} of {cap})" if state == "training" else
-                                                  f" ({epoch} epochs)" if state == "finished" else ""))
+                                                  f" ({epoch} epochs)" if state == "finished" else "")
+                          + ("; WARNING: a training state was set aside (state.pt.stale): the run restarted from scratch"
+                             if os.path.exists(os.path.join(results_root, results, "systems", rid, "state.pt.stale")) else ""))
         total += left
         lines.append(f"{exp}: {counts['finished']} finished, {counts['training']} training or waiting to resume, "
                      f"{counts['not started']} not started; ~{left:.1f} CPU-hours left")

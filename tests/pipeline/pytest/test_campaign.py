@@ -66,8 +66,10 @@ def test_progress_charges_the_untrained_share_of_each_cap(tmp_path):
     second.mkdir(parents=True)
     cap = specs[runs[1]]["train"]["max_epochs"]
     (second / "metrics.jsonl").write_text(json.dumps({"epoch": cap // 2}) + "\n")
+    (second / "state.pt.stale").write_text("")
     text = campaign.progress(str(plan), results_root=str(tmp_path))
     left = len(runs) - 2 + (1 - (cap // 2) / cap)
+    assert f"  {runs[1]}: training (epoch {cap // 2} of {cap}); WARNING: a training state was set aside" in text
     assert f"lgp.mini: 1 finished, 1 training or waiting to resume, {len(runs) - 2} not started; ~{left:.1f} CPU-hours left" in text
     assert f"  {runs[0]}: finished (12 epochs)" in text and f"  {runs[1]}: training (epoch {cap // 2} of {cap})" in text
 
