@@ -103,6 +103,9 @@ def campaign(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml")
     plan = yaml.safe_load(open(path, encoding="utf-8"))
     rows, trained = [], {}
     order = [(item["experiment"], t, True) for item in plan["run"] for t in item["tables"]]
+    # checks of contradictions (item 4): an item's `checks:` tables, or all its tables with `check: true`
+    checks = {(item["experiment"], t) for item in plan["run"]
+              for t in (item["tables"] if item.get("check") else item.get("checks", []))}
     tables = {f"{p}.mini": table_runs(f"{p}.mini") for p in PAPERS}
     for exp, names in tables.items():
         order += [(exp, t, False) for t in names if not any(o[0] == exp and o[1] == t for o in order)]
@@ -110,10 +113,12 @@ def campaign(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml")
         if table not in tables[exp]:
             raise SystemExit(f"{path}: {exp} has no table '{table}'")
         cost = plan["hours_per_run"][exp]
-        new = {r: p for r, p in tables[exp][table].items() if r not in trained.setdefault(exp, set())}
-        trained[exp].update(new)
+        done = trained.setdefault(exp, set())  # before the loop: a table without runs has none to ask
+        new = {r: p for r, p in tables[exp][table].items() if r not in done}
+        done.update(new)
         hours = sum(cost.get(p, cost["default"]) for p in new.values())
         rows.append({"paper": exp.split(".")[0], "experiment": exp, "table": table, "round2": in_round,
+                     "check": (exp, table) in checks,
                      "runs": len(tables[exp][table]), "new_runs": len(new), "cpu_hours": round(hours, 1)})
     return rows
 

@@ -93,6 +93,15 @@ def page_table(page, name):
     return table[0], table[2:], budget, reached
 
 
+def check_status(docs, row):
+    """Where a check's table stands: on its experiment's page (its marker is there), or planned."""
+    page = f"{row['experiment']}.md"
+    path = os.path.join(docs, page)
+    if os.path.exists(path) and f"<!-- table: {row['table']} -->" in open(path, encoding="utf-8").read():
+        return f"measured ([{page}]({page}))"
+    return f"planned ({row['new_runs']} new run{'s' if row['new_runs'] != 1 else ''}, {row['cpu_hours']:.1f} CPU-h est.)"
+
+
 def claim_rows(doc, pages):
     """The paper's claims in its text (`claims:` of its YAML), each read on the page that holds its
     table: [(scale, page, label, training, seeds, counts, detail)]. A claim has no number of the
@@ -125,7 +134,9 @@ def scoreboard(docs):
     papers, claims = {}, {}
     # round-2 tables are run (their pages carry tallies once measured); the others are listed as
     # configured with their cost, where they need runs of their own
-    not_run = [r for r in campaign.campaign() if not r["round2"] and r["new_runs"] > 0]
+    plan = campaign.campaign()
+    not_run = [r for r in plan if not r["round2"] and r["new_runs"] > 0]
+    checks = [r for r in plan if r.get("check")]
     for page in sorted(glob.glob(os.path.join(docs, "*.*.md"))):
         name = os.path.basename(page)[: -len(".md")]
         paper, scale = name.split(".", 1)
@@ -164,6 +175,11 @@ def scoreboard(docs):
         if claims.get(paper):
             lines += ["Claims of the text (no number to compare with, so their direction only):", ""]
             lines += [f"- {d}" for d in claims[paper]] + [""]
+        own_checks = [r for r in checks if r["paper"] == paper]
+        if own_checks:
+            lines += ["Checks of contradictions (round 2's plan, `pipeline/config/mini_campaign.yaml`: ablations and longer",
+                      "budgets, each written up under its table on the page): "
+                      + "; ".join(f"`{r['table']}` " + check_status(docs, r) for r in own_checks) + ".", ""]
         pending = [r for r in not_run if r["paper"] == paper]
         if pending:
             lines += ["Configured, not run at mini scale (estimated CPU-hours on the 2-core machine, runs not shared with an",

@@ -84,3 +84,13 @@ def test_progress_lists_a_run_once_when_two_items_need_it(tmp_path):
     assert f"lgp.mini: 0 finished, 0 training or waiting to resume, {len(runs)} not started" in text
     assert "lgp.mini: 0 finished, 0 training or waiting to resume, 0 not started; ~0.0 CPU-hours left" in text
     assert f"round 2: ~{len(runs):.1f} CPU-hours left" in text
+
+
+def test_checks_are_flagged_by_item_or_by_name(tmp_path):
+    plan = tmp_path / "plan.yaml"
+    hours = {f"{p}.mini": {"default": 1.0} for p in campaign.PAPERS}
+    plan.write_text(yaml.safe_dump({"hours_per_run": hours, "run": [
+        {"experiment": "lgp.mini", "tables": ["lgp_table1_measured", "lgp_latent_uas"], "checks": ["lgp_latent_uas"]},
+        {"experiment": "lgp.mini", "tables": ["lgp_table2"], "check": True}]}))
+    flagged = {r["table"]: r["check"] for r in campaign.campaign(str(plan)) if r["round2"]}
+    assert flagged == {"lgp_table1_measured": False, "lgp_latent_uas": True, "lgp_table2": True}

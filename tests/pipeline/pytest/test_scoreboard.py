@@ -56,3 +56,12 @@ def test_a_claim_of_the_text_is_read_on_the_page_of_its_table(tmp_path):
     (row,) = make_scoreboard.claim_rows({"claims": [{**CLAIM, "column": "NOUN"}]}, [str(page)])
     assert row[5] == {"same direction (untested)": 1}
     assert make_scoreboard.claim_rows({"claims": [{**CLAIM, "table": "elsewhere"}]}, [str(page)]) == []
+
+
+def test_a_check_is_measured_once_its_table_is_marked_on_its_page(tmp_path):
+    row = {"experiment": "lgp.mini", "table": "lgp_check", "new_runs": 1, "cpu_hours": 0.35}
+    assert make_scoreboard.check_status(str(tmp_path), row) == "planned (1 new run, 0.3 CPU-h est.)"
+    (tmp_path / "lgp.mini.md").write_text("# page\n\n<!-- table: lgp_other -->\n")
+    assert make_scoreboard.check_status(str(tmp_path), {**row, "new_runs": 2}).startswith("planned (2 new runs")
+    (tmp_path / "lgp.mini.md").write_text("# page\n\n<!-- table: lgp_check -->\n| a |\n|---|\n")
+    assert make_scoreboard.check_status(str(tmp_path), row) == "measured ([lgp.mini.md](lgp.mini.md))"
