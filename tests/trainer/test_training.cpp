@@ -419,7 +419,7 @@ TEST(BeamSearch, CollectsOneAttentionRowPerStep) {
   }
 }
 
-// A training state saved by a build before a model option existed lacks that option; today's
+// A training state saved by a build before a model (or train) option existed lacks that option; today's
 // default reproduces the old computation, so the state is the same training (a resume after an
 // upgrade must not set it aside and start afresh). Another value of the option is not.
 TEST(TrainingState, AStateSavedBeforeAnOptionExistedIsTheSameTrainingUnderItsDefault) {
@@ -439,5 +439,11 @@ TEST(TrainingState, AStateSavedBeforeAnOptionExistedIsTheSameTrainingUnderItsDef
   nlohmann::json other = now;
   other["model"]["options"]["embed_scale"] = "none";
   EXPECT_FALSE(synmt::training_state_matches(path, other.dump()));
+  // a train option written out in full today (its default) against a stored config without it
+  nlohmann::json full_train = now;
+  full_train["train"] = synmt::TrainOptions::from_json(now["train"]).to_json();
+  EXPECT_TRUE(synmt::training_state_matches(path, full_train.dump()));
+  full_train["train"]["weight_decay"] = 0.01;
+  EXPECT_FALSE(synmt::training_state_matches(path, full_train.dump()));
   std::filesystem::remove(path);
 }

@@ -8,6 +8,7 @@
 #include "trainer/archive_io.h"
 #include "trainer/device.h"
 #include "trainer/models/registry.h"
+#include "trainer/train/trainer.h"
 
 namespace synmt {
 
@@ -21,8 +22,14 @@ nlohmann::json what_is_computed(const std::string& config_json) {
   // bounds the epoch loop, and a run that reaches it saves its state for the next epoch: resumed
   // with a higher cap, it goes on exactly as an uninterrupted run with that cap would (a budget
   // extended without retraining what was trained).
-  if (j.is_object() && j.contains("train") && j["train"].is_object())
+  if (j.is_object() && j.contains("train") && j["train"].is_object()) {
+    // every train option filled in too (a state saved before an option existed, as below)
+    try {
+      j["train"] = TrainOptions::from_json(j["train"]).to_json();
+    } catch (const std::exception&) {  // an option since removed: compared as written
+    }
     for (const char* key : {"threads", "comm_timeout", "log_interval", "max_epochs"}) j["train"].erase(key);
+  }
   // The model section with every option of today's family filled: a state saved before an option
   // existed lacks it, and its default (which reproduces the old computation) must not make the
   // state "another configuration", or a resume after an upgrade would silently start afresh.
