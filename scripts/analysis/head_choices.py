@@ -2,8 +2,9 @@
 """Where a model's latent heads point: for an analysis dump of word-level head distributions
 (synmt-translate --teacher-forced --dump heads: row i is word i's distribution over the words,
 p(ROOT) on the diagonal, as LGP-NMT dumps it), the share of words whose most likely head is ROOT,
-the sentence's first word, the previous word, the next word, or another word, and the mean entropy
-of the rows (nats per word). Sentences of fewer than 3 words are left out (there every head is
+the sentence's first word, the previous word, the next word, or another word, then (overlapping
+those) the share headed by the sentence's last word, and the mean entropy of the rows (nats per
+word). Latent-graph dumps (--tensor graph, sub-word tokens, no ROOT: a zero diagonal) read the same. Sentences of fewer than 3 words are left out (there every head is
 first, previous or next).
 
 usage: scripts/analysis/head_choices.py DUMP.h5 [DUMP.h5 ...]   (one line per dump)
@@ -57,6 +58,7 @@ def head_choices(path, tensor="heads"):
         values, offsets = f[tensor][:], f[f"{tensor}_offsets"][:]
         shapes = f[f"{tensor}_shapes"][:].reshape(-1, 2)
     counts = dict.fromkeys(KINDS, 0)
+    last = 0  # words whose most likely head is the sentence's last (a hub check, as for trees)
     entropies = []
     for s in range(len(offsets) - 1):
         rows, cols = shapes[s]
@@ -67,10 +69,13 @@ def head_choices(path, tensor="heads"):
         m = values[offsets[s]:offsets[s + 1]].reshape(rows, cols)
         for i, h in enumerate(m.argmax(1)):  # 0-based, p(ROOT) on the diagonal
             counts[kind_of(0 if h == i else h + 1, i + 1)] += 1
+            last += h != i and h == rows - 1
         p = np.clip(m, 1e-12, 1.0)
         entropies.append(float(-(p * np.log(p)).sum(1).mean()))
     total = sum(counts.values())
-    return {k: v / total for k, v in counts.items()}, float(np.mean(entropies)), total
+    shares = {k: v / total for k, v in counts.items()}
+    shares["last word"] = last / total  # overlaps the kinds above (the last word is also 'next' or 'other')
+    return shares, float(np.mean(entropies)), total
 
 
 def main():
