@@ -3,31 +3,27 @@
 each epoch from each run's metrics.jsonl (the trainer's log), so that runs can be compared at equal
 training (the results pages' "at epoch 10 ..." sentences read from here, not from a plot).
 
-usage: scripts/analysis/valid_by_epoch.py RUN_DIR [RUN_DIR ...] [--every N]
+usage: .venv/bin/python scripts/analysis/valid_by_epoch.py RUN_DIR [RUN_DIR ...] [--every N]
   prints a Markdown table: one row per epoch (every N-th, and the last), one column per run
   (its directory's name); an empty cell where a run had not reached that epoch.
 """
 import argparse
-import json
 import os
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "pipeline", "scripts", "plots"))
+from curves import read_metrics  # noqa: E402  (the curves figure's reader: records a resumed run superseded are dropped)
+from plot_io import InputError  # noqa: E402
+
 
 def last_validation_per_epoch(metrics_path):
-    """{epoch: valid_ppl of the epoch's last validation}; a line that is not JSON is an error naming
-    the file and line (a truncated log must not pass for a shorter run)."""
-    out = {}
-    with open(metrics_path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise SystemExit(f"{metrics_path}:{n}: not a JSON line ({e.msg})")
-            if record.get("type") == "valid" and "valid_ppl" in record:
-                out[int(record["epoch"])] = float(record["valid_ppl"])
-    return out
+    """{epoch: valid_ppl of the epoch's last validation}; a damaged line is an error naming the file
+    and line (a truncated log must not pass for a shorter run)."""
+    try:
+        records = read_metrics(metrics_path)["valid"]
+    except InputError as e:
+        raise SystemExit(str(e)) from None
+    return {int(r["epoch"]): r["valid_ppl"] for r in records if "epoch" in r}
 
 
 def table(runs, every=1):

@@ -9,10 +9,10 @@ def test_the_last_validation_of_each_epoch_side_by_side(tmp_path):
     a.mkdir()
     b.mkdir()
     (a / "metrics.jsonl").write_text(
-        '{"type": "train", "epoch": 1, "ppl": 900.0}\n'
-        '{"type": "valid", "epoch": 1, "valid_ppl": 300.0}\n{"type": "valid", "epoch": 1, "valid_ppl": 200.0}\n'
-        '{"type": "valid", "epoch": 2, "valid_ppl": 150.0}\n\n')
-    (b / "metrics.jsonl").write_text('{"type": "valid", "epoch": 1, "valid_ppl": 250.5}\n')
+        '{"type": "train", "step": 5, "epoch": 1, "loss": 6.8}\n'
+        '{"type": "valid", "step": 10, "epoch": 1, "valid_ppl": 300.0}\n{"type": "valid", "step": 20, "epoch": 1, "valid_ppl": 200.0}\n'
+        '{"type": "valid", "step": 30, "epoch": 2, "valid_ppl": 150.0}\n\n')
+    (b / "metrics.jsonl").write_text('{"type": "valid", "step": 10, "epoch": 1, "valid_ppl": 250.5}\n')
     runs = {"a": vbe.last_validation_per_epoch(str(a / "metrics.jsonl")),
             "b": vbe.last_validation_per_epoch(str(b / "metrics.jsonl"))}
     assert runs["a"] == {1: 200.0, 2: 150.0}
@@ -21,6 +21,6 @@ def test_the_last_validation_of_each_epoch_side_by_side(tmp_path):
 
 
 def test_a_damaged_line_names_the_file_and_line(tmp_path):
-    (tmp_path / "metrics.jsonl").write_text('{"type": "valid", "epoch": 1, "valid_ppl": 3.0}\n{"type": "val')
-    with pytest.raises(SystemExit, match=r"metrics.jsonl:2: not a JSON line"):
+    (tmp_path / "metrics.jsonl").write_text('{"type": "valid", "step": 10, "epoch": 1, "valid_ppl": 3.0}\n{"type": "val')
+    with pytest.raises(SystemExit, match=r"metrics.jsonl:2: not a JSON"):
         vbe.last_validation_per_epoch(str(tmp_path / "metrics.jsonl"))
