@@ -30,7 +30,9 @@ std::string first_line(const char* message);
 // Runs `read` (the reads from a loaded archive: records, the stored JSON, parameters) and turns
 // what a damaged archive makes LibTorch or the JSON library throw (c10::Error, TorchScript's
 // parser errors, JSON errors) into an InputError naming `path`. synmt's InputErrors pass as they
-// are; a ConfigError (a stored config no model accepts) gets the file's name.
+// are; a ConfigError (a stored config no model accepts) gets the file's name, and a hint: the usual
+// cause is a newer build's option read by a tool not rebuilt with it (one target rebuilt, the
+// others left as they were).
 template <class Read>
 auto read_archive_records(const std::string& path, const std::string& what, Read&& read) -> decltype(read()) {
   try {
@@ -38,7 +40,9 @@ auto read_archive_records(const std::string& path, const std::string& what, Read
   } catch (const InputError&) {
     throw;
   } catch (const ConfigError& e) {
-    throw InputError(path, 0, "the " + what + "'s stored configuration: " + e.what());
+    throw InputError(path, 0,
+                     "the " + what + "'s stored configuration: " + e.what() +
+                         " (written by another build of synmt? rebuild every tool: cmake --build build)");
   } catch (const std::exception& e) {
     throw InputError(path, 0, "a damaged " + what + " (" + first_line(e.what()) + ")");
   }

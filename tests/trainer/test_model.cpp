@@ -102,6 +102,26 @@ TEST(Checkpoint, RoundTripAndRefusalOfForeignFiles) {
   EXPECT_THROW(synmt::load_checkpoint(junk), synmt::InputError);
 }
 
+// A checkpoint written by a newer build (a model option this build does not know) is refused with
+// the file's name, the key and the likely remedy (found in the round-2 chain: synmt-train rebuilt
+// alone, synmt-translate left behind).
+TEST(Checkpoint, StoredConfigOfAnotherBuildIsRefusedWithARemedy) {
+  const std::string path = synmt::test::tmp_path("newer.pt");
+  auto model = synmt::create_model(tiny_model());
+  nlohmann::json newer = tiny_model();
+  newer["options"]["option_of_a_newer_build"] = 1;
+  synmt::save_checkpoint(path, *model, {{"model", newer}, {"vocab", {{"src_sha256", "a"}, {"tgt_sha256", "b"}}}});
+  try {
+    synmt::load_checkpoint(path);
+    FAIL() << "loaded";
+  } catch (const synmt::InputError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find(path), std::string::npos) << message;
+    EXPECT_NE(message.find("unknown key(s) 'option_of_a_newer_build'"), std::string::npos) << message;
+    EXPECT_NE(message.find("rebuild every tool"), std::string::npos) << message;
+  }
+}
+
 namespace {
 // `bytes` (a sealed archive) with its seal taken off, `damage` applied, and sealed anew as a writer
 // would: the checks behind the seal are what is tested.
