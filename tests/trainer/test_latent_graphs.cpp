@@ -183,7 +183,9 @@ TEST(LatentGraphs, CnnAndEmbEncodersAddPositions) {
   for (const char* arch : {"lg_baseline_cnn", "lg_baseline_emb"}) {
     SCOPED_TRACE(arch);
     torch::manual_seed(3);
-    auto model = std::dynamic_pointer_cast<synmt::LatentGraphsModel>(synmt::create_model(synmt::test::tiny_arch(arch)));
+    // the ReLU form with zeroed convolutions is the identity, so the CNN's states are its input
+    auto model = std::dynamic_pointer_cast<synmt::LatentGraphsModel>(
+        synmt::create_model(synmt::test::tiny_arch(arch, {{"cnn_activation", "relu"}})));
     ASSERT_TRUE(model);
     model->eval();
     torch::NoGradGuard no_grad;
@@ -218,6 +220,41 @@ TEST(LatentGraphs, EmbedScaleNoneAddsPositionsToTheBareEmbeddings) {
   EXPECT_TRUE(torch::allclose(states, synmt::add_sinusoidal_positions(embedded, in.lengths), 1e-6, 1e-6));
   EXPECT_FALSE(torch::allclose(states, synmt::add_sinusoidal_positions(embedded * 4.0, in.lengths), 1e-3, 1e-3));
   EXPECT_THROW(synmt::create_model(synmt::test::tiny_arch("lg_baseline_emb", {{"embed_scale", "sqrt"}})), synmt::ConfigError);
+}
+
+// The CNN encoder's two forms, each against its formula written out with the layers' own weights:
+// relu x + ReLU(conv(x)) (the default, what checkpoints without the option were trained with) and
+// tanh: tanh(conv(x)), then tanh(x + conv(x)) (Gehring et al.'s encoder, the CNN presets'); padding stays zero, tanh's
+// states are bounded; an unknown form is refused.
+TEST(LatentGraphs, CnnEncoderFormsFollowTheirFormulas) {
+  for (const char* activation : {"relu", "tanh"}) {
+    SCOPED_TRACE(activation);
+    torch::manual_seed(4);
+    synmt::CnnEncoder cnn(synmt::CnnEncoderOptions{6, 2, 3, 0.0, activation});
+    cnn->eval();
+    torch::NoGradGuard no_grad;
+    auto x = 3.0 * torch::randn({2, 5, 6});
+    auto lengths = torch::tensor({5, 3});
+    auto keep = (torch::arange(5).unsqueeze(0) < lengths.unsqueeze(1)).unsqueeze(2).to(torch::kFloat);
+    auto expected = x * keep;
+    auto params = cnn->named_parameters();
+    for (int l = 0; l < 2; ++l) {
+      const std::string name = "conv_" + std::to_string(l);
+      auto y = torch::conv1d(expected.transpose(1, 2), params[name + ".weight"], params[name + ".bias"], 1, 1).transpose(1, 2);
+      if (std::string(activation) == "tanh")
+        expected = torch::tanh(l == 0 ? y : expected + y) * keep;  // no residual into the first layer's output
+      else
+        expected = (expected + torch::relu(y)) * keep;
+    }
+    auto states = cnn(x, lengths);
+    EXPECT_TRUE(torch::allclose(states, expected, 1e-5, 1e-5));
+    EXPECT_EQ(states[1].slice(0, 3).abs().max().item<float>(), 0.0f);
+    if (std::string(activation) == "tanh") EXPECT_LT(states.abs().max().item<float>(), 1.0f);
+  }
+  EXPECT_THROW(synmt::CnnEncoder(synmt::CnnEncoderOptions{6, 2, 3, 0.0, "gelu"}), synmt::ConfigError);
+  EXPECT_THROW(synmt::create_model(synmt::test::tiny_arch("lg_baseline_cnn", {{"cnn_activation", "sigmoid"}})), synmt::ConfigError);
+  for (const char* arch : {"lg_baseline_cnn", "lg_graph_cnn"})  // the paper's rows: the cited encoder's tanh
+    EXPECT_EQ(synmt::resolve_model_config({{"arch", arch}})["options"]["cnn_activation"], "tanh") << arch;
 }
 
 // The output layer is the paper's own matrix unless tying is asked for.

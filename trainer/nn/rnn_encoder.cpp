@@ -30,6 +30,7 @@ torch::Tensor BiLstmEncoderImpl::forward(const torch::Tensor& embedded, const to
 
 CnnEncoderImpl::CnnEncoderImpl(const CnnEncoderOptions& o) : options_(o) {
   if (o.kernel < 1 || o.kernel % 2 == 0) throw ConfigError("cnn encoder: kernel must be odd, got " + std::to_string(o.kernel));
+  if (o.activation != "relu" && o.activation != "tanh") throw ConfigError("cnn encoder: activation '" + o.activation + "' (relu | tanh)");
   for (int64_t l = 0; l < o.layers; ++l)
     convs.push_back(register_module("conv_" + std::to_string(l),
                                     torch::nn::Conv1d(torch::nn::Conv1dOptions(o.dim, o.dim, o.kernel).padding(o.kernel / 2))));
@@ -39,9 +40,12 @@ CnnEncoderImpl::CnnEncoderImpl(const CnnEncoderOptions& o) : options_(o) {
 torch::Tensor CnnEncoderImpl::forward(const torch::Tensor& embedded, const torch::Tensor& lengths) {
   auto keep = length_mask(lengths, embedded.size(1), embedded.device()).unsqueeze(2).to(embedded.dtype());
   auto x = embedded * keep;
-  for (auto& conv : convs) {
-    auto y = torch::relu(conv(x.transpose(1, 2))).transpose(1, 2);
-    x = (x + dropout(y)) * keep;
+  for (size_t l = 0; l < convs.size(); ++l) {
+    auto y = convs[l](x.transpose(1, 2)).transpose(1, 2);
+    if (options_.activation == "tanh")
+      x = torch::tanh(l == 0 ? dropout(y) : x + dropout(y)) * keep;
+    else
+      x = (x + dropout(torch::relu(y))) * keep;
   }
   return x;
 }

@@ -9,6 +9,7 @@
 #include <torch/nn/modules/rnn.h>
 #include <torch/types.h>
 
+#include <string>
 #include <vector>
 
 namespace synmt {
@@ -36,9 +37,14 @@ struct CnnEncoderOptions {
   int64_t layers = 2;
   int64_t kernel = 3;  // odd: the output at i sees i +- kernel/2 per layer
   double dropout = 0.0;
+  // relu: x_{l+1} = x_l + ReLU(conv_l(x_l)) (unbounded, each layer adds a non-negative term);
+  // tanh: x_1 = tanh(conv_0(x_0)), x_{l+1} = tanh(x_l + conv_l(x_l)): Gehring et al.'s (ACL 2017)
+  // convolutional encoder as OpenNMT's Lua and TensorFlow implementations of it build it (the
+  // residual from the second layer on, the non-linearity after the sum), states in (-1, 1)
+  std::string activation = "relu";
 };
 
-// x_{l+1} = x_l + ReLU(conv_l(x_l)), padding positions zeroed before every layer so that a
+// Residual convolutions (activation above), padding positions zeroed before every layer so that a
 // sentence's states do not depend on its batch.
 class CnnEncoderImpl : public torch::nn::Module {
  public:

@@ -11,6 +11,8 @@ LatentGraphsOptions LatentGraphsOptions::from_json(const nlohmann::json& j) {
   if (o.encoder != "emb" && o.encoder != "cnn" && o.encoder != "rnn")
     throw ConfigError("model.options.encoder: '" + o.encoder + "' (emb | cnn | rnn)");
   if (o.test_graph != "tau" && o.test_graph != "plain") throw ConfigError("model.options.test_graph: '" + o.test_graph + "' (tau | plain)");
+  if (o.cnn_activation != "relu" && o.cnn_activation != "tanh")
+    throw ConfigError("model.options.cnn_activation: '" + o.cnn_activation + "' (relu | tanh)");
   if (o.embed_scale != "sqrt_d" && o.embed_scale != "none")
     throw ConfigError("model.options.embed_scale: '" + o.embed_scale + "' (sqrt_d | none)");
   if (o.encoder == "rnn" && o.embed_dim % 2 != 0) throw ConfigError("model.options.embed_dim: the RNN encoder needs an even size (two directions)");
@@ -33,7 +35,7 @@ LatentGraphsModel::LatentGraphsModel(LatentGraphsOptions o) : options_(o) {
   src_embed = register_module("src_embed", torch::nn::Embedding(o.src_vocab, d));
   tgt_embed = register_module("tgt_embed", torch::nn::Embedding(o.tgt_vocab, d));
   if (o.encoder == "rnn") rnn = register_module("rnn", BiLstmEncoder(BiLstmEncoderOptions{d, d / 2, 1, 0.0}));
-  if (o.encoder == "cnn") cnn = register_module("cnn", CnnEncoder(CnnEncoderOptions{d, o.cnn_layers, o.cnn_kernel, o.dropout}));
+  if (o.encoder == "cnn") cnn = register_module("cnn", CnnEncoder(CnnEncoderOptions{d, o.cnn_layers, o.cnn_kernel, o.dropout, o.cnn_activation}));
   if (o.graph) graph = register_module("graph", LatentGraph(LatentGraphOptions{d, o.graph_hidden > 0 ? o.graph_hidden : d / 2, o.key_dim}));
   gcn = register_module("gcn", GcnLayer(GcnOptions{d, o.graph, o.edge_gates, o.degree_norm}));
   InputFeedingDecoderOptions dec;
