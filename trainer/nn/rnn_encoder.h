@@ -1,7 +1,7 @@
 #pragma once
 // Source encoders over embedded tokens (B, S, E) that the RNN-decoder families share: a stack of
 // BiLSTMs (s_i = [fwd_i; bwd_i], padding excluded by packing), a CNN (Bastings et al.'s: layers of
-// width-k convolutions with residual connections) and the identity "Emb" encoder with sinusoidal
+// width-k convolutions with residual connections, tanh as Gehring et al.'s encoder or ReLU) and the identity "Emb" encoder with sinusoidal
 // positions. Each returns (B, S, output_dim()) with zeros at padded positions.
 #include <torch/nn/module.h>
 #include <torch/nn/modules/conv.h>
