@@ -66,6 +66,19 @@ def run_state(system_dir, max_epochs):
     return "not started", 0
 
 
+def best_dev_ppl(system_dir):
+    """The best dev perplexity so far: summary.json's once the run finished, else the lowest
+    validation record of metrics.jsonl; None before the first validation."""
+    summary = os.path.join(system_dir, "summary.json")
+    if os.path.exists(summary):
+        return json.load(open(summary, encoding="utf-8")).get("best_valid_ppl")
+    metrics = os.path.join(system_dir, "metrics.jsonl")
+    if not os.path.exists(metrics):
+        return None
+    seen = [json.loads(line)["valid_ppl"] for line in open(metrics, encoding="utf-8") if '"valid_ppl"' in line]
+    return min(seen) if seen else None
+
+
 def progress(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml"), results_root=ROOT):
     """Round 2's training runs, in the plan's order, with their state and the CPU-hours left: a run
     that has not finished costs its per-run estimate times the share of its epoch cap not yet
@@ -87,8 +100,10 @@ def progress(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml")
             counts[state] += 1
             if state != "finished":
                 left += cost.get(specs[rid]["pair"], cost["default"]) * (1 - epoch / cap)
+            ppl = best_dev_ppl(os.path.join(results_root, results, "systems", rid))
             detail.append(f"  {rid}: {state}" + (f" (epoch {epoch} of {cap})" if state == "training" else
                                                   f" ({epoch} epochs)" if state == "finished" else "")
+                          + (f", best dev ppl {ppl:.2f}" if ppl is not None else "")
                           + ("; WARNING: a training state was set aside (state.pt.stale): the run restarted from scratch"
                              if os.path.exists(os.path.join(results_root, results, "systems", rid, "state.pt.stale")) else ""))
         total += left

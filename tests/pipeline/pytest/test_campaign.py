@@ -61,17 +61,19 @@ def test_progress_charges_the_untrained_share_of_each_cap(tmp_path):
     runs = sorted(tables["lgp_table1_measured"])
     first = tmp_path / results / "systems" / runs[0]
     first.mkdir(parents=True)
-    (first / "summary.json").write_text('{"epochs": 12}')
+    (first / "summary.json").write_text('{"epochs": 12, "best_valid_ppl": 9.5}')
     second = tmp_path / results / "systems" / runs[1]
     second.mkdir(parents=True)
     cap = specs[runs[1]]["train"]["max_epochs"]
-    (second / "metrics.jsonl").write_text(json.dumps({"epoch": cap // 2}) + "\n")
+    (second / "metrics.jsonl").write_text("".join(json.dumps(r) + "\n" for r in [
+        {"epoch": 1, "type": "valid", "valid_ppl": 30.0}, {"epoch": 1, "type": "valid", "valid_ppl": 21.25},
+        {"epoch": cap // 2, "type": "valid", "valid_ppl": 24.0}]))
     (second / "state.pt.stale").write_text("")
     text = campaign.progress(str(plan), results_root=str(tmp_path))
     left = len(runs) - 2 + (1 - (cap // 2) / cap)
-    assert f"  {runs[1]}: training (epoch {cap // 2} of {cap}); WARNING: a training state was set aside" in text
+    assert f"  {runs[1]}: training (epoch {cap // 2} of {cap}), best dev ppl 21.25; WARNING: a training state was set aside" in text
     assert f"lgp.mini: 1 finished, 1 training or waiting to resume, {len(runs) - 2} not started; ~{left:.1f} CPU-hours left" in text
-    assert f"  {runs[0]}: finished (12 epochs)" in text and f"  {runs[1]}: training (epoch {cap // 2} of {cap})" in text
+    assert f"  {runs[0]}: finished (12 epochs), best dev ppl 9.50" in text and f"  {runs[2]}: not started\n" in text
 
 
 def test_progress_lists_a_run_once_when_two_items_need_it(tmp_path):
