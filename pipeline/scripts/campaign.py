@@ -50,33 +50,31 @@ def table_runs(name, with_specs=False):
 
 
 def run_state(system_dir, max_epochs):
-    """("finished", epochs reached) once summary.json exists; ("training", last epoch logged) while
-    metrics.jsonl grows (or the run waits to resume from its state); else ("not started", 0)."""
+    """(state, epoch, best dev perplexity) of a run, in one reading: ("finished", epochs reached,
+    summary.json's best) once summary.json exists; ("training", last epoch logged, lowest validation
+    record so far or None) while metrics.jsonl grows (or the run waits to resume from its state);
+    else ("not started", 0, None)."""
     summary = os.path.join(system_dir, "summary.json")
     if os.path.exists(summary):
-        return "finished", json.load(open(summary, encoding="utf-8"))["epochs"]
-    metrics = os.path.join(system_dir, "metrics.jsonl")
-    epoch = 0
-    if os.path.exists(metrics):
-        for line in open(metrics, encoding="utf-8"):
-            line = line.strip()
-            if line:
-                epoch = max(epoch, json.loads(line).get("epoch", 0))
-        return "training", min(epoch, max_epochs)
-    return "not started", 0
-
-
-def best_dev_ppl(system_dir):
-    """The best dev perplexity so far: summary.json's once the run finished, else the lowest
-    validation record of metrics.jsonl; None before the first validation."""
-    summary = os.path.join(system_dir, "summary.json")
-    if os.path.exists(summary):
-        return json.load(open(summary, encoding="utf-8")).get("best_valid_ppl")
+        done = json.load(open(summary, encoding="utf-8"))
+        return "finished", done["epochs"], done.get("best_valid_ppl")
     metrics = os.path.join(system_dir, "metrics.jsonl")
     if not os.path.exists(metrics):
-        return None
-    seen = [json.loads(line)["valid_ppl"] for line in open(metrics, encoding="utf-8") if '"valid_ppl"' in line]
-    return min(seen) if seen else None
+        return "not started", 0, None
+    epoch, best = 0, None
+    with open(metrics, encoding="utf-8") as f:
+        for line_no, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError as e:
+                sys.exit(f"{metrics}:{line_no}: not a JSON object: {e.msg} (column {e.colno})")
+            epoch = max(epoch, rec.get("epoch", 0))
+            ppl = rec.get("valid_ppl")
+            if ppl is not None and (best is None or ppl < best):
+                best = ppl
+    return "training", min(epoch, max_epochs), best
 
 
 def progress(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml"), results_root=ROOT):
@@ -96,11 +94,10 @@ def progress(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml")
         detail = []
         for rid in wanted:
             cap = specs[rid]["train"]["max_epochs"]
-            state, epoch = run_state(os.path.join(results_root, results, "systems", rid), cap)
+            state, epoch, ppl = run_state(os.path.join(results_root, results, "systems", rid), cap)
             counts[state] += 1
             if state != "finished":
                 left += cost.get(specs[rid]["pair"], cost["default"]) * (1 - epoch / cap)
-            ppl = best_dev_ppl(os.path.join(results_root, results, "systems", rid))
             detail.append(f"  {rid}: {state}" + (f" (epoch {epoch} of {cap})" if state == "training" else
                                                   f" ({epoch} epochs)" if state == "finished" else "")
                           + (f", best dev ppl {ppl:.2f}" if ppl is not None else "")

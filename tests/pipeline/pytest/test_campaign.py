@@ -45,12 +45,22 @@ def test_resume_unlocks_each_experiment_first(tmp_path):
 
 def test_run_state_reads_summary_then_metrics(tmp_path):
     run = tmp_path / "run"
-    assert campaign.run_state(str(run), 20) == ("not started", 0)
+    assert campaign.run_state(str(run), 20) == ("not started", 0, None)
     run.mkdir()
-    (run / "metrics.jsonl").write_text('{"epoch": 3, "ppl": 40.0}\n{"epoch": 4, "ppl": 35.0}\n')
-    assert campaign.run_state(str(run), 20) == ("training", 4)
+    (run / "metrics.jsonl").write_text('{"epoch": 3, "type": "train", "loss": 4.0}\n'
+                                       '{"epoch": 3, "type": "valid", "valid_ppl": 40.0}\n\n'
+                                       '{"epoch": 4, "type": "valid", "valid_ppl": 35.0}\n'
+                                       '{"epoch": 4, "type": "valid", "valid_ppl": 36.0}\n')
+    assert campaign.run_state(str(run), 20) == ("training", 4, 35.0)
+    assert campaign.run_state(str(run), 3) == ("training", 3, 35.0)
     (run / "summary.json").write_text('{"epochs": 17, "best_valid_ppl": 9.0}')
-    assert campaign.run_state(str(run), 20) == ("finished", 17)
+    assert campaign.run_state(str(run), 20) == ("finished", 17, 9.0)
+
+
+def test_a_broken_metrics_line_is_named_by_file_and_line(tmp_path):
+    (tmp_path / "metrics.jsonl").write_text('{"epoch": 1}\n{"epoch": 2, "valid_ppl": \n')
+    with pytest.raises(SystemExit, match=r"metrics.jsonl:2: not a JSON object"):
+        campaign.run_state(str(tmp_path), 20)
 
 
 def test_progress_charges_the_untrained_share_of_each_cap(tmp_path):
