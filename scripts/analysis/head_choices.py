@@ -5,7 +5,10 @@ p(ROOT) on the diagonal, as LGP-NMT dumps it), the share of words whose most lik
 the sentence's first word, the previous word, the next word, or another word, then (overlapping
 those) the share headed by the sentence's last word, and the mean entropy of the rows (nats per
 word). Latent-graph dumps (--tensor graph, sub-word tokens, no ROOT: a zero diagonal) read the same. Sentences of fewer than 3 words are left out (there every head is
-first, previous or next).
+first, previous or next). Also the mean distance (in positions) from a word to its most likely head
+other than ROOT, over all such words and over those whose head is at neither end of the sentence:
+a model whose heads pile up on the first or last token (a BiLSTM's two summaries sit there) has a
+near-chance mean distance that says nothing about how far its other heads reach.
 
 usage: scripts/analysis/head_choices.py DUMP.h5 [DUMP.h5 ...]   (one line per dump)
        scripts/analysis/head_choices.py --conllu TREES.conllu [...]
@@ -60,6 +63,7 @@ def head_choices(path, tensor="heads"):
     counts = dict.fromkeys(KINDS, 0)
     last = 0  # words whose most likely head is the sentence's last (a hub check, as for trees)
     entropies = []
+    distances, inner = [], []  # to the most likely head other than ROOT; those at neither end
     for s in range(len(offsets) - 1):
         rows, cols = shapes[s]
         if rows != cols:
@@ -70,12 +74,19 @@ def head_choices(path, tensor="heads"):
         for i, h in enumerate(m.argmax(1)):  # 0-based, p(ROOT) on the diagonal
             counts[kind_of(0 if h == i else h + 1, i + 1)] += 1
             last += h != i and h == rows - 1
+            if h != i:
+                distances.append(abs(int(h) - i))
+                if 0 < h < rows - 1:
+                    inner.append(abs(int(h) - i))
         p = np.clip(m, 1e-12, 1.0)
         entropies.append(float(-(p * np.log(p)).sum(1).mean()))
     total = sum(counts.values())
     shares = {k: v / total for k, v in counts.items()}
     shares["last word"] = last / total  # overlaps the kinds above (the last word is also 'next' or 'other')
-    return shares, float(np.mean(entropies)), total
+    reach = {"distance": float(np.mean(distances)) if distances else float("nan"),
+             "inner share": len(inner) / total,
+             "inner distance": float(np.mean(inner)) if inner else float("nan")}
+    return shares, float(np.mean(entropies)), total, reach
 
 
 def main():
@@ -89,9 +100,10 @@ def main():
             shares, words = tree_choices(path)
             print(f"{path}: {words} words; head: " + ", ".join(f"{k} {100 * v:.1f}%" for k, v in shares.items()))
             continue
-        shares, entropy, words = head_choices(path, a.tensor)
+        shares, entropy, words, reach = head_choices(path, a.tensor)
         print(f"{path}: {words} words; most likely head: " + ", ".join(f"{k} {100 * v:.1f}%" for k, v in shares.items())
-              + f"; entropy {entropy:.2f} nats/word")
+              + f"; entropy {entropy:.2f} nats/word; distance to it {reach['distance']:.2f}; heads at neither end: "
+              + f"{100 * reach['inner share']:.1f}% of the words, distance {reach['inner distance']:.2f}")
 
 
 if __name__ == "__main__":

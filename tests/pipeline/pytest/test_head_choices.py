@@ -24,12 +24,16 @@ def test_counts_each_kind_of_head(tmp_path):
                       [0.0, 0.0, 1.0]])     # word 2: ROOT
     short = np.array([[1.0, 0.0], [1.0, 0.0]])  # fewer than 3 words: left out
     write_dump(tmp_path / "d.h5", [hub, chain, short])
-    shares, entropy, words = hc.head_choices(str(tmp_path / "d.h5"))
+    shares, entropy, words, reach = hc.head_choices(str(tmp_path / "d.h5"))
     assert words == 7
     # the last word heads chain's word 1 (its own diagonal, word 2's ROOT, does not count)
     assert shares == pytest.approx({"ROOT": 2 / 7, "first word": 2 / 7, "previous": 1 / 7, "next": 2 / 7, "other": 0.0,
                                     "last word": 1 / 7})
     assert entropy > 0
+    # non-ROOT heads: hub w1->0 (1), w2->0 (2), w3->2 (1); chain w0->1 (1), w1->2 (1): mean 6/5.
+    # Heads at neither end: hub's w3->2 (ends 0 and 3) and chain's w0->1 (ends 0 and 2), each at
+    # distance 1; the others point at an end: 2 of the 7 words, distance 1.
+    assert reach == pytest.approx({"distance": 6 / 5, "inner share": 2 / 7, "inner distance": 1.0})
 
 
 def test_refuses_a_missing_tensor_and_a_non_square_matrix(tmp_path):
