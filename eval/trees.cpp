@@ -265,9 +265,9 @@ ScoreMatrix collapse_to_words(const ScoreMatrix& phi, const std::vector<std::pai
 
 HeadStatistics head_statistics(const std::vector<ScoreMatrix>& matrices, bool from_scores, bool include_root) {
   HeadStatistics st;
-  MeanSd distance, entropy_stats;
-  double u_sum = 0, ud_sum = 0;
-  long ud_n = 0;
+  MeanSd distance, entropy_stats, inner_distance;
+  double u_sum = 0, ud_sum = 0, uid_sum = 0;
+  long ud_n = 0, uid_n = 0, end_heads = 0;
   for (const auto& m : matrices) {
     const int N = static_cast<int>(m.size());
     for (int d = 1; d < N; ++d) {
@@ -300,12 +300,20 @@ HeadStatistics head_statistics(const std::vector<ScoreMatrix>& matrices, bool fr
       for (int h = 1; h < N; ++h)
         if (h != d) w_dist += std::abs(h - d), ++w_heads;
       if (w_heads) ud_sum += w_dist / w_heads, ++ud_n;
+      // the same chance over the heads at neither end (words 2 .. N-2), for inner_distance_mean
+      double i_dist = 0;
+      int i_heads = 0;
+      for (int h = 2; h < N - 1; ++h)
+        if (h != d) i_dist += std::abs(h - d), ++i_heads;
+      if (i_heads) uid_sum += i_dist / i_heads, ++uid_n;
       entropy_stats.add(entropy);
       if (best == 0) {
         ++st.root_heads;
         continue;
       }
       distance.add(std::abs(best - d));
+      if (best == 1 || best == N - 1) ++end_heads;
+      else inner_distance.add(std::abs(best - d));
     }
   }
   st.distance_mean = distance.mean();
@@ -315,6 +323,9 @@ HeadStatistics head_statistics(const std::vector<ScoreMatrix>& matrices, bool fr
   st.distance_var = st.distance_std * st.distance_std;
   st.uniform_entropy_mean = st.words ? u_sum / static_cast<double>(st.words) : 0;
   st.uniform_distance_mean = ud_n ? ud_sum / static_cast<double>(ud_n) : 0;
+  st.end_head_percent = distance.count() ? 100.0 * static_cast<double>(end_heads) / static_cast<double>(distance.count()) : 0;
+  st.inner_distance_mean = inner_distance.mean();
+  st.uniform_inner_distance_mean = uid_n ? uid_sum / static_cast<double>(uid_n) : 0;
   return st;
 }
 

@@ -51,6 +51,12 @@ struct HeadStatistics {
   double entropy_mean = 0, entropy_std = 0;    // nats, per word
   double uniform_entropy_mean = 0;             // nats per word of a uniform head distribution on the same words
   double uniform_distance_mean = 0;            // mean |h - d| of a head drawn uniformly among the other words (chance)
+  // Hubs: a model whose heads pile up on the sentence's first or last word (where a BiLSTM keeps its
+  // two summaries) has a near-chance distance_mean that says nothing about its other heads. So: the
+  // share of words (in %) whose most likely word head is the first or last word, and the distance
+  // over the other words, beside its chance (a head drawn uniformly among the words at neither end)
+  double end_head_percent = 0;
+  double inner_distance_mean = 0, uniform_inner_distance_mean = 0;
   long words = 0, root_heads = 0;
 };
 HeadStatistics head_statistics(const std::vector<ScoreMatrix>& matrices, bool from_scores, bool include_root);

@@ -358,6 +358,8 @@ int run_stats(const TreesArgs& a) {
   synmt::Json j = {{"distance_mean", st.distance_mean}, {"distance_std", st.distance_std}, {"distance_var", st.distance_var},
                    {"entropy_mean_nats", st.entropy_mean}, {"entropy_std_nats", st.entropy_std},
                    {"uniform_entropy_mean_nats", st.uniform_entropy_mean}, {"uniform_distance_mean", st.uniform_distance_mean},
+                   {"end_head_percent", st.end_head_percent}, {"inner_distance_mean", st.inner_distance_mean},
+                   {"uniform_inner_distance_mean", st.uniform_inner_distance_mean},
                    {"words", st.words}, {"root_heads", st.root_heads}};
   if (a.format == "json") std::printf("%s\n", j.dump(1).c_str());
   else

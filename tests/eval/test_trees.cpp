@@ -173,6 +173,32 @@ TEST(Trees, PlantedGraphDistanceAndEntropy) {
   // chance distance, a head drawn uniformly among the other tokens: tokens 1 and 4 average
   // (1 + 2 + 3) / 3 = 2, tokens 2 and 3 (1 + 1 + 2) / 3 = 4/3; over the 4 tokens 5/3
   EXPECT_NEAR(st.uniform_distance_mean, 5.0 / 3.0, 1e-12);
+  // heads at either end: token 1's head is token 0 (the first) -> 1 of 4 words, 25%; the other
+  // distances 2, 1, 1 -> 4/3. Chance over the inner heads (tokens 1 and 2): tokens 0 and 3 average
+  // (1 + 2) / 2, tokens 1 and 2 have one inner head at distance 1 -> (1.5 + 1 + 1 + 1.5) / 4
+  EXPECT_NEAR(st.end_head_percent, 25.0, 1e-12);
+  EXPECT_NEAR(st.inner_distance_mean, 4.0 / 3.0, 1e-12);
+  EXPECT_NEAR(st.uniform_inner_distance_mean, 1.25, 1e-12);
+}
+
+// A hub graph (the RNN encoder's latent graphs in the mini runs): every token takes the last token
+// as its head, the last token the first. The plain mean distance (4+3+2+1+4)/5 = 2.8 sits near
+// chance and says nothing; the end share (100%) says what happened, and no head is left inside.
+TEST(Trees, HubGraphHeadsAtTheEnds) {
+  ScoreMatrix m(6, std::vector<double>(6, 0.0));
+  for (int d = 1; d <= 4; ++d) m[5][d] = 1;
+  m[1][5] = 1;
+  auto st = synmt::eval::head_statistics({m}, /*from_scores=*/false, /*include_root=*/false);
+  EXPECT_EQ(st.words, 5);
+  EXPECT_DOUBLE_EQ(st.distance_mean, 2.8);
+  EXPECT_DOUBLE_EQ(st.end_head_percent, 100.0);
+  EXPECT_DOUBLE_EQ(st.inner_distance_mean, 0.0);  // no word has a head at neither end
+  // one word moved off the hub (token 2 -> token 3, inside): 80% at the ends, inner distance 1
+  m[5][3] = 0;
+  m[4][3] = 1;
+  st = synmt::eval::head_statistics({m}, false, false);
+  EXPECT_DOUBLE_EQ(st.end_head_percent, 80.0);
+  EXPECT_DOUBLE_EQ(st.inner_distance_mean, 1.0);
 }
 
 TEST(MeanSd, SampleSdAndLargeOffsets) {
