@@ -13,8 +13,8 @@
 #                  the carry limit beside the bundle).
 #   mini/          mini-scale pipeline runs to train on the GPU (MINI_RUNS: their system folders,
 #                  each holding the train_config.json the pipeline wrote; MINI_DATA: the pair's
-#                  work folder with data/train.h5, data/valid.h5, vocab.src, vocab.tgt). All the
-#                  runs of one call share one pair's data.
+#                  work folder with data/train.h5, data/valid.h5, vocab.src, vocab.tgt, or
+#                  vocab.joint, packed as both). All the runs of one call share one pair's data.
 # The GPU machine has no network and no Debian packages of ours; a build there (scripts/gpu/build.sh)
 # would spend about half of a lease's 15 device-minutes compiling.
 set -euo pipefail
@@ -61,7 +61,15 @@ if [ "${DEMO:-1}" = 1 ]; then
 fi
 if [ -n "${MINI_RUNS:-}" ]; then
   mkdir -p "$OUT/mini/data"
-  for f in data/train.h5 data/valid.h5 vocab.src vocab.tgt; do cp "${MINI_DATA:?set MINI_DATA}/$f" "$OUT/mini/data/"; done
+  for f in data/train.h5 data/valid.h5; do cp "${MINI_DATA:?set MINI_DATA}/$f" "$OUT/mini/data/"; done
+  if [ -f "$MINI_DATA/vocab.joint" ]; then
+    # one dictionary for both sides (Pascal's shared embeddings): the pipeline passes the same file
+    # as --src-vocab and --tgt-vocab, and so does first_light.sh's mini step with these two copies
+    cp "$MINI_DATA/vocab.joint" "$OUT/mini/data/vocab.src"
+    cp "$MINI_DATA/vocab.joint" "$OUT/mini/data/vocab.tgt"
+  else
+    for f in vocab.src vocab.tgt; do cp "$MINI_DATA/$f" "$OUT/mini/data/"; done
+  fi
   for r in $MINI_RUNS; do
     mkdir -p "$OUT/mini/runs/$(basename "$r")"
     cp "$r/train_config.json" "$OUT/mini/runs/$(basename "$r")/"
