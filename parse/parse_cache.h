@@ -18,7 +18,7 @@ struct ParsedCorpus {
   std::vector<int64_t> offsets{0};  // sentence i = words [offsets[i], offsets[i+1])
   std::vector<std::string> label_names, upos_names;
   std::string corpus_sha256;  // of the tokenised corpus file the parse belongs to
-  std::string parser_id;      // e.g. "builtin:<model sha256>", "corenlp:<url>|<version>", "conllu:<file sha256>"
+  std::string parser_id;      // e.g. "builtin:<model sha256>", "corenlp:<model tag>:<16 hex digits of the request properties' sha256>", "conllu:<file sha256>"
 
   std::size_t size() const { return offsets.size() - 1; }
   // Appends a sentence; labels/UPOS given as strings get ids (new names are added).

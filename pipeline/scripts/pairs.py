@@ -45,9 +45,65 @@ class Pair:
         return set(BUILT_IN_SPLITS) | set(self.test_sets) | self.gold_splits
 
 
+CORPUS_KEYS = {"mirror_dir", "url_base", "files", "archives"}
+CORPUS_FILE_KEYS = {"mirror", "remote", "sha256", "archive", "member", "format", "manual"}
+CORPUS_ARCHIVE_KEYS = {"mirror", "url", "sha256", "md5", "manual"}
+
+
+def check_corpora_text(path, text):
+    """A corpora file's entries against the keys the fetch rules read, on the YAML nodes so that an
+    error names the file and line: an unknown key is refused, because a misspelt `sha256` would
+    otherwise switch the file's checksum off without a word, and a misspelt `remote` its URL."""
+    root = yaml.compose(text)
+    if root is None:
+        return
+
+    def where(node):
+        return f"{path}:{node.start_mark.line + 1}"
+
+    def mapping(node, what, allowed=None, required=()):
+        if not isinstance(node, yaml.MappingNode):
+            raise ConfigError(f"{where(node)}: {what} must be a mapping")
+        items = {}
+        for k, v in node.value:
+            if allowed is not None and k.value not in allowed:
+                raise ConfigError(f"{where(k)}: {what}: unknown key '{k.value}' (one of: {', '.join(sorted(allowed))})")
+            items[k.value] = v
+        for r in required:
+            if r not in items:
+                raise ConfigError(f"{where(node)}: {what}: no '{r}'")
+        return items
+
+    for corpus, cnode in mapping(root, "a corpora file").items():
+        c = mapping(cnode, f"corpus {corpus}", CORPUS_KEYS, ("files",))
+        archives = mapping(c["archives"], f"corpus {corpus}: archives") if "archives" in c else {}
+        for name, anode in archives.items():
+            mapping(anode, f"corpus {corpus}, archive {name}", CORPUS_ARCHIVE_KEYS, ("mirror",))
+        files = mapping(c["files"], f"corpus {corpus}: files")
+        if files and "mirror_dir" not in c:
+            raise ConfigError(f"{where(cnode)}: corpus {corpus}: no 'mirror_dir'")
+        for name, fnode in files.items():
+            what = f"corpus {corpus}, file {name}"
+            f = mapping(fnode, what, CORPUS_FILE_KEYS)
+            if "archive" in f:
+                if "member" not in f:
+                    raise ConfigError(f"{where(fnode)}: {what}: an archive member needs 'member'")
+                if f["archive"].value not in archives:
+                    raise ConfigError(f"{where(f['archive'])}: {what}: no archive '{f['archive'].value}' in the corpus' archives")
+            else:
+                for key in ("member", "format"):
+                    if key in f:
+                        raise ConfigError(f"{where(f[key])}: {what}: '{key}' belongs to an archive member (no 'archive')")
+                if "mirror" not in f:
+                    raise ConfigError(f"{where(fnode)}: {what}: no 'mirror'")
+                if "remote" in f and "url_base" not in c:
+                    raise ConfigError(f"{where(f['remote'])}: {what}: 'remote' needs the corpus' 'url_base'")
+
+
 def load_corpora(paths, built_in):
     """{name: entry} and {name: file} from corpora files in order; a built-in file may be absent, a
-    user's may not; a name defined twice is an error naming both files."""
+    user's may not; a name defined twice is an error naming both files; every entry is checked
+    (check_corpora_text)."""
     corpora, where = {}, {}
     for path in paths:
         if not os.path.exists(path):
@@ -55,7 +111,9 @@ def load_corpora(paths, built_in):
                 continue
             raise ConfigError(f"corpora: no such file '{path}'")
         with open(path) as f:
-            entries = yaml.safe_load(f) or {}
+            text = f.read()
+        check_corpora_text(path, text)
+        entries = yaml.safe_load(text) or {}
         for name, spec in entries.items():
             if name in corpora:
                 raise ConfigError(f"corpus '{name}' is defined in both {where[name]} and {path}")

@@ -2,6 +2,7 @@
 // projective trees, the tree readable back), the tagged training mix and its error reports.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <functional>
 #include <random>
@@ -85,6 +86,28 @@ TEST(Linearise, ProjectiveTreesRoundTrip) {
   }
 }
 
+// A non-projective tree (a crossing arc: word 1 -> word 3 crosses word 2 -> word 4, root word 2):
+// still one label per word, balanced, as many groups as words; the labels of the crossing arc's
+// subtree come out of sentence order.
+TEST(Linearise, NonProjectiveTreeStaysBalancedWithOneLabelPerWord) {
+  const std::vector<int32_t> heads = {3, 0, 2, 2};  // 1 <- 3, 3 <- 2, 4 <- 2: arcs (1,3) and (2,4) cross
+  const std::vector<std::string> labels = {"a", "root", "c", "d"};
+  const auto s = synmt::parse::linearise_dependencies(heads, labels);
+  int depth = 0, opened = 0;
+  std::vector<std::string> order;
+  for (const auto& t : synmt::split_nonempty(s, ' ')) {
+    if (t == "(") ++depth, ++opened;
+    else if (t == ")") ASSERT_GE(--depth, 0) << s;
+    else order.push_back(t);
+  }
+  EXPECT_EQ(depth, 0) << s;
+  EXPECT_EQ(opened, 4) << s;
+  std::vector<std::string> sorted = order;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(sorted, (std::vector<std::string>{"a", "c", "d", "root"})) << s;  // each label once
+  EXPECT_NE(order, labels) << s;                                               // not in sentence order
+}
+
 TEST(Linearise, RefusesBrokenTrees) {
   EXPECT_THROW(synmt::parse::linearise_dependencies({2, 1}, {"a", "b"}), synmt::ConfigError);     // a cycle, no root
   EXPECT_THROW(synmt::parse::linearise_dependencies({0, 3}, {"a", "b"}), synmt::ConfigError);     // head out of range
@@ -125,4 +148,24 @@ TEST(Linearise, MultitaskMixAndTagging) {
   }
   const auto short_tgt = synmt::test::write_tmp("short.tgt", "ich laufe\n");
   EXPECT_THROW(synmt::parse::write_parse_multitask(src, short_tgt, cache, out_src, out_tgt), synmt::InputError);
+}
+
+// A parse whose heads do not form a tree (sentence 2: words 2 and 3 head each other, no root) is
+// an error naming the parse file and the sentence, not a shortened or unbalanced bracketing.
+TEST(Linearise, MultitaskNamesTheParseFileAndSentenceOfABrokenTree) {
+  synmt::parse::ParsedCorpus parses;
+  parses.add({2, 0}, {"nsubj", "root"}, {"PRON", "VERB"});
+  parses.add({2, 3, 2}, {"det", "nsubj", "root"}, {"DET", "NOUN", "VERB"});
+  const auto cache = synmt::test::tmp_path("cyclic_parse.h5");
+  synmt::parse::write_parse_cache(cache, parses);
+  const auto src = synmt::test::write_tmp("cyclic.src", "I run\nthe dog barks\n");
+  const auto tgt = synmt::test::write_tmp("cyclic.tgt", "ich laufe\nder Hund bellt\n");
+  const auto out_src = synmt::test::tmp_path("cyclic_mix.src"), out_tgt = synmt::test::tmp_path("cyclic_mix.tgt");
+  try {
+    synmt::parse::write_parse_multitask(src, tgt, cache, out_src, out_tgt);
+    FAIL() << "a parse with a cycle was linearised";
+  } catch (const synmt::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("cyclic_parse.h5"), std::string::npos) << e.what();
+    EXPECT_EQ(e.line(), 2u) << e.what();
+  }
 }

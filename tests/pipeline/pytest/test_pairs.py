@@ -1,6 +1,7 @@
 """pairs.resolve_pairs and load_corpora: the defaults a pair gets, every cross-key check, and the
 real configuration files (each experiment file's pairs resolve over config.yaml)."""
 import copy
+import re
 import glob
 import os
 
@@ -111,6 +112,41 @@ def test_load_corpora(tmp_path):
         pairs.load_corpora([str(a), str(b)], [])
     with pytest.raises(ConfigError, match="no such file"):
         pairs.load_corpora([str(tmp_path / "missing.yaml")], [])
+
+
+GOOD_CORPUS = """\
+c:
+  mirror_dir: parallel/c
+  url_base: https://example.org/c
+  archives:
+    tgz: {mirror: c.tgz, url: https://example.org/c.tgz, sha256: abc}
+  files:
+    train.en: {mirror: train.en.gz, remote: train.en, sha256: def}
+    test.en: {archive: tgz, member: c/test.en, format: sgml, sha256: ghi}
+"""
+
+
+@pytest.mark.parametrize("text, match", [
+    # a misspelt checksum key would switch the checksum off: refused, with the file and line
+    (GOOD_CORPUS.replace("remote: train.en, sha256", "remote: train.en, sha265"), r":7: corpus c, file train.en: unknown key 'sha265'"),
+    (GOOD_CORPUS.replace("url_base:", "url-base:"), r":3: corpus c: unknown key 'url-base'"),
+    (GOOD_CORPUS.replace("url: https://example.org/c.tgz", "link: x"), r":5: corpus c, archive tgz: unknown key 'link'"),
+    (GOOD_CORPUS.replace("archive: tgz, member", "archive: zip, member"), r":8: corpus c, file test.en: no archive 'zip'"),
+    (GOOD_CORPUS.replace("archive: tgz, member: c/test.en, ", ""), r":8: corpus c, file test.en: 'format' belongs to an archive member"),
+    (GOOD_CORPUS.replace("mirror: train.en.gz, ", ""), r":7: corpus c, file train.en: no 'mirror'"),
+    (GOOD_CORPUS.replace("  url_base: https://example.org/c\n", ""), r":6: corpus c, file train.en: 'remote' needs the corpus' 'url_base'"),
+    (GOOD_CORPUS.replace("  mirror_dir: parallel/c\n", ""), r":2: corpus c: no 'mirror_dir'"),
+    ("c: [1, 2]\n", r":1: corpus c must be a mapping"),
+])
+def test_corpora_files_are_checked_with_file_and_line(tmp_path, text, match):
+    good = tmp_path / "good.yaml"
+    good.write_text(GOOD_CORPUS)
+    corpora, _ = pairs.load_corpora([str(good)], [])
+    assert corpora["c"]["files"]["test.en"]["member"] == "c/test.en"
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text)
+    with pytest.raises(ConfigError, match=re.escape(str(bad)) + match):
+        pairs.load_corpora([str(bad)], [])
 
 
 def merged(base, over):

@@ -79,7 +79,8 @@ struct LgpOptions {
   double dropout = 0.2;      // on h~ (the paper's only dropout)
   double init_range = 0.1;   // NMT parameters U(-r, r); the parser keeps its own initialisation
   // A builtin parser file (synmt-parser-train --nmt-vocab) whose parameters replace the parser's at
-  // initialisation (LGP-NMT+); synmt-train loads it, resumed runs and decoding do not read it.
+  // initialisation (LGP-NMT+); synmt-train loads it (a resumed run too, whose state then overwrites
+  // it), decoding does not read it.
   std::string pretrained_parser;
 
   template <class Self, class Visit>
