@@ -13,9 +13,10 @@
 #   ourselves (headers, libtorch / libtorch_cpu / libc10, linked --no-as-needed as the wheel's
 #   config does so that its CUDA kernels still register when a driver is present) and
 #   SYNMT_WITH_CUDA=AUTO becomes OFF. Deliberate and documented in docs/gpu.md.
-# A LibTorch elsewhere: -DCMAKE_PREFIX_PATH=<its share/cmake> (not Torch_DIR alone: CMake then still
-# searches the system paths for libtorch.so and libc10.so before the config's hints, and headers
-# and libraries may come from two versions; the check at the end catches that).
+# A LibTorch elsewhere: -DTorch_DIR=<its share/cmake/Torch>; its root is then put first in
+# CMAKE_PREFIX_PATH (below), because the config's find_library would otherwise search the system
+# paths for libtorch.so and libc10.so before its hints (headers and libraries from two versions;
+# the check at the end catches that).
 
 set(SYNMT_WITH_CUDA AUTO CACHE STRING "CUDA-specific code and the NCCL communicator: AUTO (when a CUDA toolkit and a CUDA LibTorch are found), ON, OFF")
 set_property(CACHE SYNMT_WITH_CUDA PROPERTY STRINGS AUTO ON OFF)
