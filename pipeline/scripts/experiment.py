@@ -12,6 +12,9 @@ copy) or on a multi-task pair built from P (multitask_parse: {from: P}, Pascal's
 columns (`test_pair`).
 """
 import copy
+import os
+
+import yaml
 
 HYP_METRICS = ("bleu", "chrf", "ribes", "bleu_tok")
 METRIC_NAMES = {"bleu": "BLEU", "chrf": "chrF", "ribes": "RIBES", "bleu_tok": "BLEU (tok.)", "da": "DA", "ua": "UA"}
@@ -201,6 +204,32 @@ def measured_path(template, col, where):
     return template.format(pair=col["pair"], split=split)
 
 
+PAPERS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "papers")
+
+
+def check_paper_keys(table, paper, rows, columns, papers_dir=PAPERS_DIR):
+    """Every row's and column's paper key (its label unless `paper:` says otherwise; null: none)
+    must be a row / column of the paper's table: a misspelt key would leave the paper cell empty
+    and drop the comparison from the verdicts and the tally without a word."""
+    path = os.path.join(papers_dir, f"{paper['file']}.yaml")
+    if not os.path.exists(path):
+        raise ConfigError(f"tables.{table}.paper: no paper file {os.path.normpath(path)}")
+    with open(path) as f:
+        tables = (yaml.safe_load(f) or {}).get("tables", {})
+    if paper["table"] not in tables:
+        raise ConfigError(f"tables.{table}.paper: {os.path.normpath(path)} has no table '{paper['table']}'")
+    paper_rows = tables[paper["table"]].get("rows", {})
+    paper_columns = {k for cells in paper_rows.values() for k in cells}
+    for r in rows:
+        if r["paper"] is not None and r["paper"] not in paper_rows:
+            raise ConfigError(f"tables.{table}: row '{r['label']}': the paper's {paper['table']} has no row '{r['paper']}' "
+                              f"(rows: {', '.join(map(str, paper_rows))}; `paper: null` for a row the paper does not have)")
+    for c in columns:
+        if c.get("paper") is not None and c["paper"] not in paper_columns:
+            raise ConfigError(f"tables.{table}: column '{c['label']}': the paper's {paper['table']} has no column '{c['paper']}' "
+                              f"(columns: {', '.join(sorted(map(str, paper_columns)))}; `paper: null` for a column it does not have)")
+
+
 def resolve_table(table, spec, runs, pairs, results):
     """The table as cells: rows x columns, each cell with its runs and the files to read."""
     columns = [_column(table, i, c, pairs) for i, c in enumerate(spec["columns"])]
@@ -230,6 +259,8 @@ def resolve_table(table, spec, runs, pairs, results):
             raise ConfigError(f"{where}: a 'measured' row reads a file, it has no system and no comparisons")
         rows.append({"label": r["label"], "system": r.get("system"), "paper": r.get("paper", r["label"]),
                      "comparisons": comparisons, "measured": r.get("measured")})
+    if spec.get("paper"):
+        check_paper_keys(table, spec["paper"], rows, columns)
     by_label = {r["label"]: r for r in rows}
     cells = {}
     for r in rows:

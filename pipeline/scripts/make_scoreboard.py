@@ -22,6 +22,7 @@ COLUMNS = [verdicts.AGREES, verdicts.NOT_SIGNIFICANT, verdicts.CONTRADICTS, verd
 SEEDS = re.compile(r"\(n=(\d+)\)")
 CAP = re.compile(r"^\s*(\w+): .*≤ (\d+) epochs")     # "nmt: until 3 validations ..., ≤ 10 epochs"
 REACHED = re.compile(r"(\d+) / \d+")                # "10 / 9070": epochs / updates of one run
+DECODED_FROM = re.compile(r"(\w+)(?:\.s\d+)? decoded from its")  # "x_avg: x.s1 decoded from its averaged.pt (...)"
 
 
 def training_label(budget, reached):
@@ -32,14 +33,24 @@ def training_label(budget, reached):
         return "n/a"
     if "until" not in budget:
         return "fixed updates (round 1)"
-    caps = {m[1]: int(m[2]) for m in (CAP.match(g) for g in budget.split(":", 1)[1].split("; ")) if m}
-    runs = at_cap = 0
+    caps = {}
+    for group in budget.split(":", 1)[1].split("; "):
+        m = CAP.match(group)
+        if m:
+            caps[m[1]] = int(m[2])
+            # a decode-only system (an averaged checkpoint, UnkRep) reports its member's run as reached
+            for member in DECODED_FROM.findall(group):
+                caps.setdefault(member, int(m[2]))
+    runs = at_cap = unknown = 0
     for group in reached.split(":", 1)[-1].split("; ") if reached else []:
         name = group.strip().split(" ", 1)[0]
         cap = caps.get(name.split(".", 1)[0])
         for epochs in REACHED.findall(group):
             runs += 1
             at_cap += cap is not None and int(epochs) >= cap
+            unknown += cap is None
+    if unknown:  # never "to convergence" for runs whose cap the budget line does not state
+        return f"{runs - unknown} of {runs} runs with a stated cap, {at_cap} of them stopped by it"
     if runs and at_cap == runs:
         return "epoch cap reached by every run"
     if at_cap:

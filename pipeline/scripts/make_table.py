@@ -128,6 +128,19 @@ def cell_value(path, column):
     return float(lookup(data, column["stat"]["key"], path)), ""
 
 
+def signature_notes(signatures):
+    """The notes' signature lines from {metric: {signature: column labels}}. Columns of one metric
+    can be scored differently (BLEU with 13a for Ja-En, on MeCab tokens for En-Ja): one line per
+    signature, naming its columns when a metric has more than one."""
+    notes = []
+    for metric, by_sig in sorted(signatures.items()):
+        scale = f" (scores x {DISPLAY_SCALE[metric]:g}, as the papers print them)" if metric in DISPLAY_SCALE else ""
+        for sig, labels in by_sig.items():
+            which = f" ({', '.join(labels)})" if len(by_sig) > 1 else ""
+            notes.append(f"{METRIC_NAMES.get(metric, metric)} signature{which}: `{sig}`{scale}.")
+    return notes
+
+
 def fmt(x, decimals):
     return "" if x is None else f"{x:.{decimals}f}"
 
@@ -217,7 +230,7 @@ def main(sm):
         paper = paper_doc["tables"][t["paper"]["table"]]
     columns = t["columns"]
     cells = {(c["row"], c["column"]): c for c in t["cells"]}
-    signatures = {}
+    signatures = {}  # metric -> {signature: the labels of the columns scored with it}, in column order
     measured = {}  # (row, column) -> the runs' values: one per seed of the row's group
     for key, c in list(cells.items()):
         col = columns[key[1]]
@@ -229,7 +242,9 @@ def main(sm):
             v, sig = cell_value(f, col)
             vals.append(v)
             if sig:
-                signatures.setdefault(col.get("metric"), sig)
+                labels = signatures.setdefault(col.get("metric"), {}).setdefault(sig, [])
+                if col["label"] not in labels:
+                    labels.append(col["label"])
         measured[key] = vals
     any_tests = any(c["tests"] for c in cells.values())
     any_comparisons = any(r["comparisons"] for r in t["rows"])
@@ -337,8 +352,7 @@ def main(sm):
         header.append(f"Paper column: {paper.get('source', t['paper']['table'])} of {paper_doc.get('citation', t['paper']['file']).rstrip('.')}"
                       f"{caption}. Compare the direction and size of differences, not absolute values.")
     notes = []
-    for metric, sig in sorted(signatures.items()):
-        notes.append(f"{METRIC_NAMES.get(metric, metric)} signature: `{sig}`" + (f" (scores x {DISPLAY_SCALE[metric]:g}, as the papers print them)." if metric in DISPLAY_SCALE else "."))
+    notes += signature_notes(signatures)
     if any_tests or t["ci"]:
         seen = []
         for row in t["rows"]:

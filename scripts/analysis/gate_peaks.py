@@ -81,7 +81,9 @@ def analyse(dump, target, subwords, gold):
     words, pieces, peaks, mean_peaks, later_peaks = Counter(), Counter(), Counter(), Counter(), Counter()
     zsum, zn, thirds, first_words = Counter(), Counter(), Counter(), Counter()
     n_sent = 0
+    read = 0  # sentences of the dump, short ones included: the gold file must have exactly as many
     for s, z, spans in read_dump(dump, target, subwords):
+        read += 1
         if s >= len(upos):
             raise SystemExit(f"{dump}: sentence {s + 1} has no gold sentence in {gold} ({len(upos)} there)")
         tags = upos[s]
@@ -112,6 +114,8 @@ def analyse(dump, target, subwords, gold):
                 zsum[t] += standard[w]
                 zn[t] += 1
         n_sent += 1
+    if read != len(upos):
+        raise SystemExit(f"{gold}: {len(upos)} sentences, the dump {dump} and {target} have {read}")
     return dict(words=words, pieces=pieces, peaks=peaks, mean_peaks=mean_peaks, later_peaks=later_peaks, zsum=zsum, zn=zn, thirds=thirds, first_words=first_words, sentences=n_sent)
 
 

@@ -156,3 +156,19 @@ def test_a_measured_row_reads_each_columns_split():
     bleu = {"label": "BLEU", "pair": "p", "stat": {"file": "summary.json", "key": "x"}}
     with pytest.raises(ConfigError, match="uses {split}, but column 'BLEU' reads 'summary.json'"):
         ex.measured_path("trees/{pair}/{split}.x.json", bleu, "t")
+
+
+def test_paper_keys_must_name_the_papers_rows_and_columns(tmp_path):
+    (tmp_path / "p.yaml").write_text("tables:\n  t1:\n    rows:\n      NMT: {BLEU: 30.1}\n      SA-NMT: {BLEU: 31.0, UAS: 20.0}\n")
+    paper = {"file": "p", "table": "t1"}
+    rows = [{"label": "NMT", "paper": "NMT"}, {"label": "chance", "paper": None}]
+    columns = [{"label": "BLEU", "paper": "BLEU"}, {"label": "ours", "paper": None}]
+    ex.check_paper_keys("t", paper, rows, columns, str(tmp_path))  # null: a row or column the paper lacks
+    with pytest.raises(ConfigError, match="row 'SA NMT': the paper's t1 has no row 'SA NMT'"):
+        ex.check_paper_keys("t", paper, rows + [{"label": "SA NMT", "paper": "SA NMT"}], columns, str(tmp_path))
+    with pytest.raises(ConfigError, match="column 'uas': the paper's t1 has no column 'uas'"):
+        ex.check_paper_keys("t", paper, rows, columns + [{"label": "uas", "paper": "uas"}], str(tmp_path))
+    with pytest.raises(ConfigError, match="has no table 't2'"):
+        ex.check_paper_keys("t", {"file": "p", "table": "t2"}, rows, columns, str(tmp_path))
+    with pytest.raises(ConfigError, match="no paper file"):
+        ex.check_paper_keys("t", {"file": "q", "table": "t1"}, rows, columns, str(tmp_path))

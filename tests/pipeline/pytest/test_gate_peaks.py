@@ -50,6 +50,14 @@ def test_refuses_mismatched_words_and_pieces(tmp_path):
         gp.analyse(d, t, "bpe", g)
 
 
+def test_refuses_a_gold_file_longer_than_the_dump(tmp_path):
+    # a target (and its dump) cut short after sentence 1: the shares would be computed over a prefix
+    # of the gold file without a word
+    d, t, g = write_case(tmp_path, [np.array([0.1, 0.9, 0.2, 0.5, 0.0])], ["Der Hu@@ nd läuft"], GOLD)
+    with pytest.raises(SystemExit, match="g.conllu: 2 sentences, the dump .* have 1"):
+        gp.analyse(d, t, "bpe", g)
+
+
 def test_sentencepiece_word_spans():
     assert gp.word_spans("\u2581Der \u2581Hu nd \u2581läuft", "spm") == [(0, 0), (1, 2), (3, 3)]
     assert gp.word_spans("Der Hu@@ nd läuft", "bpe") == [(0, 0), (1, 2), (3, 3)]

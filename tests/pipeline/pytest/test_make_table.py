@@ -69,6 +69,14 @@ def test_hardware_line_names_the_runs_of_each_kind(tmp_path):
     assert mt.hardware_line({}) == "n/a"
 
 
+def test_signature_notes_name_the_columns_of_each_signature():
+    one = {"bleu": {"BLEU|tok:13a": ["De-En", "Ja-En"]}}
+    assert mt.signature_notes(one) == ["BLEU signature: `BLEU|tok:13a`."]
+    # a table whose columns of one metric were scored differently says which column had which
+    two = {"bleu": {"BLEU|tok:13a": ["Ja-En"], "BLEU|tok:none": ["En-Ja"]}}
+    assert mt.signature_notes(two) == ["BLEU signature (Ja-En): `BLEU|tok:13a`.", "BLEU signature (En-Ja): `BLEU|tok:none`."]
+
+
 def test_formatting():
     assert (mt.fmt(None, 2), mt.fmt(1.234, 1), mt.signed(0.5, 2), mt.signed(-0.5, 1)) == ("", "1.2", "+0.50", "-0.5")
 

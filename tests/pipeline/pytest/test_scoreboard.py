@@ -65,3 +65,14 @@ def test_a_check_is_measured_once_its_table_is_marked_on_its_page(tmp_path):
     assert make_scoreboard.check_status(str(tmp_path), {**row, "new_runs": 2}).startswith("planned (2 new runs")
     (tmp_path / "lgp.mini.md").write_text("# page\n\n<!-- table: lgp_check -->\n| a |\n|---|\n")
     assert make_scoreboard.check_status(str(tmp_path), row) == "measured ([lgp.mini.md](lgp.mini.md))"
+
+
+def test_a_decoded_member_run_takes_its_systems_cap():
+    # an averaged checkpoint's table names its own system in the budget and the member run as reached
+    budget = (f"Training budget: lgp_medium_averaged: lgp_medium.s1 decoded from its averaged.pt (until 3 validations "
+              f"(every 1/2 epoch) without a better dev BLEU, ≤ 30 epochs).\n")
+    assert make_scoreboard.training_label(budget, reached("lgp_medium 30 / 4680")) == "epoch cap reached by every run"
+    assert make_scoreboard.training_label(budget, reached("lgp_medium 12 / 1872")) == "to convergence"
+    # a run whose cap no budget group states is never read as converged
+    assert make_scoreboard.training_label(BUDGET, reached("nmt.sa_mini_en_de 6 / 5442", "other 4 / 400")) == \
+        "1 of 2 runs with a stated cap, 0 of them stopped by it"
