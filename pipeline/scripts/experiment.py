@@ -127,9 +127,16 @@ def runs_of(runs, system, pair):
     """The runs of `system` evaluated on `pair` (trained on it, or on a multi-task mix built from it);
     for "SYSTEM@sN" only its run with seed N."""
     system, _, seed = system.partition(SEED_SEP)
-    return sorted((r for r, spec in runs.items() if spec["system"] == system and spec.get("test_pair", spec["pair"]) == pair
-                   and (not seed or str(spec["seed"]) == seed)),
-                  key=lambda r: (runs[r]["seed"], r))
+    found = sorted((r for r, spec in runs.items() if spec["system"] == system and spec.get("test_pair", spec["pair"]) == pair
+                    and (not seed or str(spec["seed"]) == seed)),
+                   key=lambda r: (runs[r]["seed"], r))
+    # two runs of one seed in one cell (pairs: [P, P_filtered] with P_filtered scoring as P) would
+    # read as a seed group of two: mean, sd and a test across "seeds" that are not seeds
+    seeds = [runs[r]["seed"] for r in found]
+    if len(set(seeds)) != len(seeds):
+        raise ConfigError(f"systems.{system}: {', '.join(found)} are all scored on {pair} with the same seed; "
+                          "give the pairs separate systems")
+    return found
 
 
 def seed_matched(runs, system, rids, other, orids, where):

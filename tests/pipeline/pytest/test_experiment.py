@@ -172,3 +172,12 @@ def test_paper_keys_must_name_the_papers_rows_and_columns(tmp_path):
         ex.check_paper_keys("t", {"file": "p", "table": "t2"}, rows, columns, str(tmp_path))
     with pytest.raises(ConfigError, match="no paper file"):
         ex.check_paper_keys("t", {"file": "q", "table": "t1"}, rows, columns, str(tmp_path))
+
+
+def test_two_runs_of_one_seed_in_one_cell_are_refused():
+    # r scores as p: a system on both would put two seed-1 runs into p's cell, read as a seed group
+    runs = ex.expand_systems({"both": sys_(pairs=["p", "r"], seeds=[1])}, PAIRS)
+    with pytest.raises(ConfigError, match="scored on p with the same seed"):
+        ex.runs_of(runs, "both", "p")
+    runs = ex.expand_systems({"one": sys_(pairs=["p"], seeds=[1, 2])}, PAIRS)
+    assert len(ex.runs_of(runs, "one", "p")) == 2
