@@ -5,7 +5,9 @@ training (the results pages' "at epoch 10 ..." sentences read from here, not fro
 
 usage: .venv/bin/python scripts/analysis/valid_by_epoch.py RUN_DIR [RUN_DIR ...] [--every N]
   prints a Markdown table: one row per epoch (every N-th, and the last), one column per run
-  (its directory's name); an empty cell where a run had not reached that epoch.
+  (its directory's name); an empty cell where a run had not reached that epoch. A run without its
+  summary.json (still training, or stopped before its end) is marked "(unfinished)" in its column
+  header, so that it does not read as a run the rule stopped early.
 """
 import argparse
 import os
@@ -48,7 +50,10 @@ def main(argv):
         path = os.path.join(d, "metrics.jsonl")
         if not os.path.exists(path):
             raise SystemExit(f"{path}: no such file (not a run directory?)")
-        runs[os.path.basename(os.path.normpath(d))] = last_validation_per_epoch(path)
+        name = os.path.basename(os.path.normpath(d))
+        if not os.path.exists(os.path.join(d, "summary.json")):
+            name += " (unfinished)"
+        runs[name] = last_validation_per_epoch(path)
     print("\n".join(table(runs, a.every)))
     return 0
 

@@ -24,3 +24,13 @@ def test_a_damaged_line_names_the_file_and_line(tmp_path):
     (tmp_path / "metrics.jsonl").write_text('{"type": "valid", "step": 10, "epoch": 1, "valid_ppl": 3.0}\n{"type": "val')
     with pytest.raises(SystemExit, match=r"metrics.jsonl:2: not a JSON"):
         vbe.last_validation_per_epoch(str(tmp_path / "metrics.jsonl"))
+
+
+def test_an_unfinished_run_is_marked_in_its_header(tmp_path, capsys):
+    for name, finished in (("done", True), ("going", False)):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "metrics.jsonl").write_text('{"type": "valid", "step": 10, "epoch": 1, "valid_ppl": 9.0}\n')
+        if finished:
+            (tmp_path / name / "summary.json").write_text("{}")
+    vbe.main([str(tmp_path / "done"), str(tmp_path / "going")])
+    assert capsys.readouterr().out.splitlines()[0] == "| epoch | done | going (unfinished) |"
