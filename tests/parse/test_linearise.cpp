@@ -44,6 +44,24 @@ std::vector<int32_t> read_back(const std::string& bracketing) {
   }
   return heads;
 }
+// A bracketing's shape: the groups it opens, whether every ")" closes an open group and all of them
+// close, and its labels in order.
+struct Shape {
+  int opened = 0;
+  bool balanced = true;
+  std::vector<std::string> labels;
+};
+Shape shape_of(const std::string& bracketing) {
+  Shape shape;
+  int depth = 0;
+  for (const auto& t : synmt::split_nonempty(bracketing, ' ')) {
+    if (t == "(") ++depth, ++shape.opened;
+    else if (t == ")") shape.balanced = shape.balanced && --depth >= 0;
+    else shape.labels.push_back(t);
+  }
+  shape.balanced = shape.balanced && depth == 0;
+  return shape;
+}
 }  // namespace
 
 TEST(Linearise, WorkedExampleFromTheDocs) {
@@ -72,16 +90,10 @@ TEST(Linearise, ProjectiveTreesRoundTrip) {
     std::vector<std::string> labels;
     for (int i = 0; i < n; ++i) labels.push_back("l" + std::to_string(i));
     const auto s = synmt::parse::linearise_dependencies(heads, labels);
-    int depth = 0, opened = 0;
-    std::vector<std::string> order;
-    for (const auto& t : synmt::split_nonempty(s, ' ')) {
-      if (t == "(") ++depth, ++opened;
-      else if (t == ")") ASSERT_GE(--depth, 0) << s;
-      else order.push_back(t);
-    }
-    EXPECT_EQ(depth, 0) << s;
-    EXPECT_EQ(opened, n) << s;
-    EXPECT_EQ(order, labels) << s;
+    const auto shape = shape_of(s);
+    EXPECT_TRUE(shape.balanced) << s;
+    EXPECT_EQ(shape.opened, n) << s;
+    EXPECT_EQ(shape.labels, labels) << s;
     EXPECT_EQ(read_back(s), heads) << s;
   }
 }
@@ -93,19 +105,13 @@ TEST(Linearise, NonProjectiveTreeStaysBalancedWithOneLabelPerWord) {
   const std::vector<int32_t> heads = {3, 0, 2, 2};  // 1 <- 3, 3 <- 2, 4 <- 2: arcs (1,3) and (2,4) cross
   const std::vector<std::string> labels = {"a", "root", "c", "d"};
   const auto s = synmt::parse::linearise_dependencies(heads, labels);
-  int depth = 0, opened = 0;
-  std::vector<std::string> order;
-  for (const auto& t : synmt::split_nonempty(s, ' ')) {
-    if (t == "(") ++depth, ++opened;
-    else if (t == ")") ASSERT_GE(--depth, 0) << s;
-    else order.push_back(t);
-  }
-  EXPECT_EQ(depth, 0) << s;
-  EXPECT_EQ(opened, 4) << s;
-  std::vector<std::string> sorted = order;
+  const auto shape = shape_of(s);
+  EXPECT_TRUE(shape.balanced) << s;
+  EXPECT_EQ(shape.opened, 4) << s;
+  std::vector<std::string> sorted = shape.labels;
   std::sort(sorted.begin(), sorted.end());
   EXPECT_EQ(sorted, (std::vector<std::string>{"a", "c", "d", "root"})) << s;  // each label once
-  EXPECT_NE(order, labels) << s;                                               // not in sentence order
+  EXPECT_NE(shape.labels, labels) << s;                                        // not in sentence order
 }
 
 TEST(Linearise, RefusesBrokenTrees) {
