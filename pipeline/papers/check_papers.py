@@ -61,7 +61,8 @@ def check_file(path):
             errs.append(f"{w}: notes must be a list")
     for i, c in enumerate(doc.get("claims") or []):
         w = f"{path}:claims[{i}]"
-        keys = {"source", "claim", "table", "row", "column", "against", "direction"}
+        # claim: the paper's words, quoted; reading: how this repository reads them on its table
+        keys = {"source", "claim", "reading", "table", "row", "column", "against", "direction"}
         if set(c) != keys:
             errs.append(f"{w}: needs exactly the keys {sorted(keys)}, has {sorted(c)}")
         if c.get("direction") not in ("higher", "lower"):

@@ -134,9 +134,9 @@ def claim_rows(doc, pages):
             result = verdicts.SAME_UNTESTED if same else verdicts.OPPOSITE_UNTESTED
             seeds = max([1] + [int(n) for n in SEEDS.findall(by_label[c["row"]][ci])])
             scale = os.path.basename(page)[: -len(".md")].split(".", 1)[1]
-            detail = (f"{c['source']}, \"{c['claim']}\": {c['row']} {c['column']} {by_label[c['row']][ci]} against "
+            detail = (f"{c['source']}, \"{c['claim']}\" (read here as: {c['reading']}): {c['row']} {c['column']} {by_label[c['row']][ci]} against "
                       f"{c['against']} {by_label[c['against']][ci]} ([{os.path.basename(page)}]({os.path.basename(page)})): {result}.")
-            out.append((scale, os.path.basename(page), f"{c['source']}: {c['claim'].split(' (')[0]}", training_label(budget, reached),
+            out.append((scale, os.path.basename(page), f"{c['source']}: {c['claim']}", training_label(budget, reached),
                         seeds, {result: 1}, detail))
     return out
 

@@ -41,7 +41,7 @@ Training reached (epochs / updates per run): sa_shared.sa_mini_en_de 7 / 6349, 8
 | chance: a random piece | 31.01 | 10.61 |
 <!-- /table -->
 """
-CLAIM = {"source": "§6 (text)", "claim": "syntax is used for verbs (more than chance)", "table": "sa_nmt_gate_pos_en_de",
+CLAIM = {"source": "§6 (text)", "claim": "syntax is used for verbs", "reading": "more than chance", "table": "sa_nmt_gate_pos_en_de",
          "row": "SA-NMT shared", "column": "VERB", "against": "chance: a random piece", "direction": "higher"}
 
 
@@ -53,6 +53,7 @@ def test_a_claim_of_the_text_is_read_on_the_page_of_its_table(tmp_path):
     assert (scale, name, label, training, seeds) == ("mini", "sa_nmt.mini.md", "§6 (text): syntax is used for verbs", "to convergence", 2)
     assert counts == {"opposite direction (untested)": 1}
     assert "SA-NMT shared VERB 0.90 ± 0.26 (n=2) against chance: a random piece 10.61" in detail
+    assert '"syntax is used for verbs" (read here as: more than chance)' in detail  # the quote apart from the reading
     (row,) = make_scoreboard.claim_rows({"claims": [{**CLAIM, "column": "NOUN"}]}, [str(page)])
     assert row[5] == {"same direction (untested)": 1}
     assert make_scoreboard.claim_rows({"claims": [{**CLAIM, "table": "elsewhere"}]}, [str(page)]) == []
