@@ -74,8 +74,13 @@ TEST(HeadScores, Hdf5RoundTripAndRefusals) {
   synmt::eval::write_head_scores(tmp("heads.h5"), sents);
   auto back = synmt::eval::read_head_scores(tmp("heads.h5"));
   ASSERT_EQ(back.size(), 2u);
-  EXPECT_EQ(back[0].spans, sents[0].spans);
-  EXPECT_NEAR(back[0].pieces[1][4], sents[0].pieces[1][4], 1e-6);  // float32 storage
+  for (std::size_t s = 0; s < sents.size(); ++s) {  // every sentence, every cell (a wrong offset or reshape shows)
+    EXPECT_EQ(back[s].spans, sents[s].spans) << "sentence " << s;
+    ASSERT_EQ(back[s].pieces.size(), sents[s].pieces.size()) << "sentence " << s;
+    for (std::size_t i = 0; i < sents[s].pieces.size(); ++i)
+      for (std::size_t j = 0; j < sents[s].pieces.size(); ++j)
+        EXPECT_NEAR(back[s].pieces[i][j], sents[s].pieces[i][j], 1e-6) << s << " " << i << " " << j;  // float32 storage
+  }
   auto bad = sents;
   bad[1].pieces[0][2] = std::numeric_limits<double>::quiet_NaN();
   synmt::eval::write_head_scores(tmp("nan.h5"), bad);
@@ -182,7 +187,20 @@ TEST(GateNorms, ReadFromAnalysisDump) {
   EXPECT_EQ(g[0].norms.size(), 3u);  // </s> (5.0) dropped: it is no word's
   EXPECT_FLOAT_EQ(static_cast<float>(g[0].norms[1]), 0.9f);
   EXPECT_EQ(g[0].spans, (std::vector<std::pair<int, int>>{{0, 1}, {2, 2}}));
-  EXPECT_THROW(synmt::eval::gate_norms_from_analysis(path, "gate_norm", {{{0, 1}}, {{0, 0}}}), synmt::InputError);
-  EXPECT_THROW(synmt::eval::gate_norms_from_analysis(path, "gate_norm", {{{0, 0}}}), synmt::InputError);
-  EXPECT_THROW(synmt::eval::gate_norms_from_analysis(path, "no_such", {{{0, 0}}, {{0, 0}}}), synmt::InputError);
+  // each refusal names the dump and what is wrong (the sentence, for a piece-count mismatch)
+  auto refusal = [&](const std::string& tensor, const std::vector<std::vector<std::pair<int, int>>>& spans) {
+    try {
+      synmt::eval::gate_norms_from_analysis(path, tensor, spans);
+    } catch (const synmt::InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  const auto pieces = refusal("gate_norm", {{{0, 1}}, {{0, 0}}});
+  EXPECT_NE(pieces.find("gate_analysis.h5"), std::string::npos) << pieces;
+  EXPECT_NE(pieces.find("sentence 1: 4 steps of 'gate_norm', the target text has 2 pieces"), std::string::npos) << pieces;
+  const auto count = refusal("gate_norm", {{{0, 0}}});
+  EXPECT_NE(count.find("2 sentences, the target text has 1"), std::string::npos) << count;
+  const auto tensor = refusal("no_such", {{{0, 0}}, {{0, 0}}});
+  EXPECT_NE(tensor.find("no analysis tensor 'no_such'"), std::string::npos) << tensor;
 }

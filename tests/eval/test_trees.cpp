@@ -106,7 +106,9 @@ TEST(Trees, RandomTreesAreSingleRootTreesSpreadOverEveryShapeAndFixedBySeed) {
   for (int d = 1; d <= n; ++d) EXPECT_NEAR(root_child[d], draws / n, 120) << "word " << d << " as the root's child";
   for (int v = 0; v <= n; ++v)
     if (v != 3) EXPECT_NEAR(head_of_3[v], draws / n, 120) << "word " << v << " heading word 3";
-  EXPECT_GT(shapes.size(), 300u);  // 5^4 = 625 single-root trees on 5 words
+  // 5^4 = 625 single-root trees on 5 words; 3,000 uniform draws reach about 620 of them (a sampler
+  // that never produced a sizeable share of the shapes would fall well below)
+  EXPECT_GE(shapes.size(), 600u);
 }
 
 // Tran & Bisk §7.1's phi-hat on a hand 3-word, 5-piece sentence: word 1 = pieces {0, 1}, word 2 =

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <map>
 #include <numeric>
 #include <set>
 
@@ -24,6 +25,34 @@ TEST(Resplit, HeldOutSourcesNeverReachTraining) {
   EXPECT_EQ(counts.train + counts.valid + counts.test + counts.dropped_repeats_of_heldout, 8);
   // every held-out source keeps exactly one pair (its first)
   EXPECT_EQ(heldout.size(), 3u);
+}
+
+// The same over many seeds, so that the repeated sources ("a", "c") are held out by some of them:
+// a held-out source keeps its first pair only (the later ones are dropped, never trained on), and
+// the counts add up. Seed 7 above holds out no repeated source, so this is where repeats are met.
+TEST(Resplit, ARepeatedHeldOutSourceKeepsItsFirstPairOnly) {
+  const std::vector<std::string> src = {"a", "b", "a", "c", "d", "e", "c", "f"};
+  int seeds_with_repeats = 0;
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    synmt::ResplitCounts counts;
+    const auto parts = synmt::assign_split(src, 1, 2, seed, &counts);
+    std::map<std::string, std::vector<SplitPart>> by_source;  // each source's pairs, in order
+    for (size_t i = 0; i < src.size(); ++i) by_source[src[i]].push_back(parts[i]);
+    int dropped = 0;
+    for (const auto& [source, seen] : by_source) {
+      const bool held = seen[0] == SplitPart::valid || seen[0] == SplitPart::test;
+      for (size_t k = 1; k < seen.size(); ++k) {
+        if (held) EXPECT_EQ(seen[k], SplitPart::dropped) << source << " seed " << seed;
+        else EXPECT_EQ(seen[k], SplitPart::train) << source << " seed " << seed;
+        dropped += held;
+      }
+      EXPECT_NE(seen[0], SplitPart::dropped) << source << " seed " << seed;  // the first pair is always kept
+    }
+    EXPECT_EQ(counts.dropped_repeats_of_heldout, dropped) << "seed " << seed;
+    EXPECT_EQ(counts.train + counts.valid + counts.test + counts.dropped_repeats_of_heldout, 8) << "seed " << seed;
+    seeds_with_repeats += dropped > 0;
+  }
+  EXPECT_GT(seeds_with_repeats, 5);  // the case is met, not only vacuously true
 }
 
 TEST(Resplit, SameSeedSameSplitOtherSeedOtherSplit) {
