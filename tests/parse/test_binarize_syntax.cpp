@@ -104,6 +104,7 @@ TEST(BinarizeSyntax, SubwordFieldsFromTheParseCache) {
   EXPECT_NE(run(s.data_args(bad) + s.syntax_args(s.cache, s.tok) + " -o " + tmp_path("syn_bad.h5")), 0);
   EXPECT_NE(last_error().find("syn_bad.bpe:1: does not match the parse cache"), std::string::npos) << last_error();
   EXPECT_NE(run(s.data_args(s.bpe) + s.syntax_args(s.cache, s.bpe) + " -o " + tmp_path("syn_bad2.h5")), 0);
+  EXPECT_NE(last_error().find("parse cache belongs to another corpus"), std::string::npos) << last_error();
   EXPECT_NE(run(s.data_args(s.bpe) + " --src-parse " + s.cache + " --src-parse-corpus " + s.tok + " -o " + tmp_path("syn_bad3.h5")), 0);
   EXPECT_NE(last_error().find("--src-labels"), std::string::npos) << last_error();
   EXPECT_NE(read_error(data, "0000").find("inventory mismatch"), std::string::npos);
@@ -159,8 +160,13 @@ TEST(BinarizeSyntax, WordLevelTextWithAndWithoutParses) {
   EXPECT_EQ(d.src_parent_first, (std::vector<int32_t>{1, 2, 2, 0}));
   EXPECT_EQ(d.src_parent_middle, (std::vector<float>{1.0f, 2.0f, 2.0f, 0.0f}));
   EXPECT_EQ(d.attributes.at("src_subwords"), "none");
-  // with BPE marks the same words need the parse of the word text, not of the pieces
+  // with BPE marks the same words need the parse of the word text, not of the pieces: "blackbirds"
+  // has no "@@", so the spans and parents are the word-level ones
   ASSERT_EQ(run(args + " --subwords bpe" + s.syntax_args(s.cache, s.tok) + " -o " + data), 0) << last_error();
+  d = synmt::read_parallel_data(data, "", "");
+  EXPECT_EQ(d.src_word, (std::vector<int32_t>{0, 1, 2, 0}));
+  EXPECT_EQ(d.src_parent_first, (std::vector<int32_t>{1, 2, 2, 0}));
+  EXPECT_EQ(d.attributes.at("src_subwords"), "bpe");
   // without a parse every dataset still carries the word spans (they need only the sub-word marks)
   ASSERT_EQ(run(s.data_args(s.bpe) + " -o " + data), 0) << last_error();
   d = synmt::read_parallel_data(data, "", "", "ignored: no syntax", "ignored: no syntax");
