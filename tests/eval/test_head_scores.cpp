@@ -166,6 +166,28 @@ TEST(HeadScores, ReadFromAnalysisDump) {
   EXPECT_DOUBLE_EQ(rows[0].pieces[2][0], 20.0);
   EXPECT_THROW(synmt::eval::read_head_scores_from_analysis(path, "encoder_attention_0", -1, MatrixRows::kHeadsRows), synmt::ConfigError);
   EXPECT_THROW(synmt::eval::read_head_scores_from_analysis(path, "no_such", 0, MatrixRows::kHeadsRows), synmt::InputError);
+  // word spans that leave piece 1 to no word: refused, naming the dump and the word
+  const std::string gap = tmp("analysis_gap.h5");
+  {
+    synmt::H5File f(gap, synmt::H5File::Mode::Create);
+    synmt::Ragged<float> attention;
+    std::vector<float> block(2 * 3 * 3, 0.5f);
+    attention.add(block.data(), {2, 3, 3});
+    synmt::write_ragged(f, {"encoder_attention_0", "encoder_attention_0_offsets", "encoder_attention_0_shapes"}, attention);
+    synmt::Ragged<int32_t> spans;
+    std::vector<int32_t> s{0, 0, 2, 2};  // word 1 = piece 0, word 2 = piece 2: piece 1 is no word's
+    spans.add(s.data(), {2, 2});
+    synmt::write_ragged(f, {"word_spans", "word_spans_offsets", "word_spans_shapes"}, spans);
+    f.set_attribute("format", synmt::kAnalysisFormat);
+  }
+  try {
+    synmt::eval::read_head_scores_from_analysis(gap, "encoder_attention_0", 1, MatrixRows::kHeadsRows);
+    ADD_FAILURE() << "spans with a gap accepted";
+  } catch (const synmt::InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("analysis_gap.h5"), std::string::npos) << what;
+    EXPECT_NE(what.find("word spans must cover the pieces contiguously (word 2"), std::string::npos) << what;
+  }
 }
 
 // Gate norms read from a teacher-forced analysis dump (one value per target piece plus </s>): the
