@@ -65,17 +65,24 @@ TEST(BeamSearch, LengthNormsScoreByTheirFormulas) {
   o.beam_size = 4;
   o.nbest = 4;
   o.length_penalty = 0.6;
+  o.max_len_a = 0.0;  // a limit of 3 tokens: some hypotheses are cut there, which must score alike
+  o.max_len_b = 3;
+  int cut = 0;
   for (const std::string norm : {"gnmt", "fairseq", "average"}) {
     o.length_norm = norm;
-    for (const auto& nbest : synmt::beam_search(*model, batch, o))
+    for (const auto& nbest : synmt::beam_search(*model, batch, o)) {
+      for (std::size_t k = 1; k < nbest.size(); ++k) EXPECT_GE(nbest[k - 1].score, nbest[k].score) << norm << ": n-best order";
       for (const auto& h : nbest) {
+        cut += h.tokens.size() == 3;
         const double y = static_cast<double>(h.tokens.size()) + 1.0;
         const double expected = norm == "gnmt"      ? h.log_prob / std::pow((5.0 + y) / 6.0, 0.6)
                                 : norm == "fairseq" ? h.log_prob / std::pow(y, 0.6)
                                                     : h.log_prob / y;
         EXPECT_NEAR(h.score, expected, 1e-9) << norm;
       }
+    }
   }
+  EXPECT_GT(cut, 0) << "no hypothesis reached the length limit: the cut case was not exercised";
   o.length_norm = "marian";
   EXPECT_THROW(synmt::beam_search(*model, batch, o), synmt::ConfigError);
 }

@@ -60,6 +60,10 @@ TEST(Parser, LearnsFromEwtAndAlwaysOutputsTrees) {
   // random trees score ~8% on EWT; after 4 short epochs the parser is far above that
   EXPECT_GT(summary["dev_uas"].get<double>(), 20.0);
   auto parser = synmt::parser::BuiltinParser::load(dir + "/parser.pt");
+  // the saved model is the trained one: loaded, it scores the best epoch's dev UAS and LAS exactly
+  const auto reloaded = synmt::parser::evaluate_parser(parser, dev);
+  EXPECT_NEAR(reloaded.uas, summary["dev_uas"].get<double>(), 1e-9);
+  EXPECT_NEAR(reloaded.las, summary["dev_las"].get<double>(), 1e-9);
   std::vector<std::vector<std::string>> sentences;
   for (const auto& s : synmt::parser::load_treebank(dev)) sentences.push_back(s.forms);
   auto parsed = parser.parse(sentences);
