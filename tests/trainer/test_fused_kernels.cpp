@@ -111,4 +111,16 @@ TEST(FusedKernels, FusedAdamFollowsTorchAdamAndSharesItsState) {
   in.load_from(saved);
   reloaded.load(in);
   run(reloaded, reference, 5);
+  // and back: FusedAdam resumes from the state torch::optim::Adam wrote (older training states)
+  std::stringstream saved_by_torch;
+  {
+    torch::serialize::OutputArchive archive;
+    reference.save(archive);
+    archive.save_to(saved_by_torch);
+  }
+  synmt::FusedAdam back(a, options);
+  torch::serialize::InputArchive in_torch;
+  in_torch.load_from(saved_by_torch);
+  back.load(in_torch);
+  run(back, reference, 5);
 }
