@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "trainer/data/batches.h"
 #include "trainer/models/registry.h"
+#include "trainer/models/transformer/syntax_modules.h"
 #include "trainer/models/transformer/transformer.h"
 #include "trainer/nn/multi_head_attention.h"
 #include "trainer/nn/transformer_layers.h"
@@ -146,6 +147,29 @@ TEST(Transformer, LabelEmbeddingInputFromOptions) {
   EXPECT_FALSE(torch::allclose(one, model->forward(b.source, b.tgt_in).log_probs, 1e-4, 1e-4));
   config["options"]["src_labels"] = 0;
   EXPECT_THROW(synmt::TransformerModel(synmt::TransformerOptions::from_json(config["options"])), synmt::ConfigError);
+}
+
+// The module itself: the first D - dim dimensions of the embedding pass unchanged, the last dim are
+// the label's row of a table sized by the inventory (Sennrich & Haddow's overwrite, not a sum).
+TEST(Transformer, LabelEmbeddingOverwritesTheLastDims) {
+  torch::manual_seed(3);
+  synmt::SyntaxModuleSizes sizes;
+  sizes.model_dim = 16;
+  sizes.src_labels = 6;
+  auto module = synmt::make_embedding_input({{"kind", "label_embedding"}, {"dim", 4}}, sizes);
+  const auto params = module->named_parameters();
+  ASSERT_EQ(params.size(), 1u);
+  const auto table = params[0].value();
+  EXPECT_EQ(table.sizes(), (std::vector<int64_t>{6, 4}));
+  synmt::SourceInput input;
+  const auto labels = torch::tensor({{1, 5, 0}}, torch::kInt64);
+  input.features[synmt::kSourceFeatureLabel] = labels;
+  const auto embedded = torch::randn({1, 3, 16});
+  const auto out = module->apply(embedded, synmt::SeamContext{input, nullptr});
+  ASSERT_EQ(out.sizes(), embedded.sizes());
+  EXPECT_TRUE(torch::equal(out.narrow(2, 0, 12), embedded.narrow(2, 0, 12)));
+  for (int64_t t = 0; t < 3; ++t)
+    EXPECT_TRUE(torch::equal(out[0][t].narrow(0, 12, 4), table[labels[0][t].item<int64_t>()])) << "token " << t;
 }
 
 TEST(Transformer, TrainingStepsReduceLoss) {
