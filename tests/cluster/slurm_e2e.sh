@@ -158,7 +158,7 @@ else
 fi
 comp=$(sacct -c -X -n -P -o JobIdRaw,State -j "$(echo "$ids" | paste -sd,)" 2>/dev/null | sort -u)
 missing=$(for j in $ids; do echo "$comp" | grep -q "^$j|COMPLETED$\|^$j|FAILED$" || echo "$j"; done | paste -sd' ')
-[ -z "$missing" ] && pass "every job in the SLURM completion log (sacct -c)" || fail "not in the completion log: $missing"
+[ -n "$ids" ] && [ -z "$missing" ] && pass "every job in the SLURM completion log (sacct -c)" || fail "not in the completion log: ${missing:-no job ids at all}"
 for t in "${targets[@]:0:${#TARGETS[@]}}"; do
   [ -s "$t" ] && pass "target ${t#"$R"/} built" || fail "target ${t#"$R"/} missing"
 done
@@ -225,7 +225,8 @@ for twin in "${TWINS[@]}"; do
     if [ -s "$S/$f" ] && cmp -s "$R/systems/$ref/$f" "$S/$f"; then pass "$sys: $f byte-identical to $ref's"
     else fail "$sys: $f differs from $ref's (or is missing)"; fi
   done
-  if [ -s "$S/metrics.jsonl" ] && diff <(losses "$R/systems/$ref/metrics.jsonl") <(losses "$S/metrics.jsonl") > "$T/loss.diff"; then
+  if [ -s "$S/metrics.jsonl" ] && [ "$(losses "$S/metrics.jsonl" | wc -l)" -gt 0 ] \
+     && diff <(losses "$R/systems/$ref/metrics.jsonl") <(losses "$S/metrics.jsonl") > "$T/loss.diff"; then
     pass "$sys: the same loss as $ref at all $(losses "$S/metrics.jsonl" | wc -l) logged updates"
   else
     fail "$sys: losses differ from $ref's: $(head -4 "$T/loss.diff" | paste -sd' ')"

@@ -28,7 +28,7 @@ passed=$((passed + 1))
 if "$SM" -n --quiet all --config colour=blue > /tmp/synmt-bad.txt 2>&1; then
   echo "unknown config key accepted"; exit 1
 fi
-grep -q "colour" /tmp/synmt-bad.txt || { cat /tmp/synmt-bad.txt; echo "error does not name the key"; exit 1; }
+grep -q "'colour' was unexpected" /tmp/synmt-bad.txt || { cat /tmp/synmt-bad.txt; echo "error does not name the key"; exit 1; }
 passed=$((passed + 1))
 if "$SM" -n --quiet all --configfile tests/pipeline/bad_system.yaml > /tmp/synmt-bad2.txt 2>&1; then
   echo "system with an unknown pair accepted"; exit 1

@@ -29,6 +29,7 @@ for t in exp["experiment"]["tables"]:
     for cell in experiment.resolve_table(t, exp["tables"][t], runs, exp["pairs"], results)["cells"]:
         used |= {r for r in cell["runs"] if "ensemble" not in runs[r]}
 trained = set(re.findall(r"results/systems/([^/\s]+)/best\.pt", " ".join(l for l in dry.splitlines() if "output:" in l)))
+assert used, f"{sys.argv[1]}: its tables use no training run (nothing would be checked)"
 missing = sorted(used - trained)
 assert not missing, f"{sys.argv[1]}: no training job for {missing[:5]}"
 n_jobs = int(re.search(r"^train\s+(\d+)$", dry, re.M).group(1))
