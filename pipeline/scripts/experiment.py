@@ -12,6 +12,7 @@ copy) or on a multi-task pair built from P (multitask_parse: {from: P}, Pascal's
 columns (`test_pair`).
 """
 import copy
+import functools
 import os
 
 import yaml
@@ -214,6 +215,13 @@ def measured_path(template, col, where):
 PAPERS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "papers")
 
 
+@functools.lru_cache(maxsize=None)
+def _paper_tables(path):
+    """A paper YAML's tables, read once per start-up (every table of an experiment checks its keys)."""
+    with open(path) as f:
+        return (yaml.safe_load(f) or {}).get("tables", {})
+
+
 def check_paper_keys(table, paper, rows, columns, papers_dir=PAPERS_DIR):
     """Every row's and column's paper key (its label unless `paper:` says otherwise; null: none)
     must be a row / column of the paper's table: a misspelt key would leave the paper cell empty
@@ -221,8 +229,7 @@ def check_paper_keys(table, paper, rows, columns, papers_dir=PAPERS_DIR):
     path = os.path.join(papers_dir, f"{paper['file']}.yaml")
     if not os.path.exists(path):
         raise ConfigError(f"tables.{table}.paper: no paper file {os.path.normpath(path)}")
-    with open(path) as f:
-        tables = (yaml.safe_load(f) or {}).get("tables", {})
+    tables = _paper_tables(path)
     if paper["table"] not in tables:
         raise ConfigError(f"tables.{table}.paper: {os.path.normpath(path)} has no table '{paper['table']}'")
     paper_rows = tables[paper["table"]].get("rows", {})
