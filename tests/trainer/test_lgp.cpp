@@ -233,14 +233,21 @@ TEST(Lgp, CharacterNgramsOfAnUnknownWordComeFromItsSurfaceForm) {
     for (int64_t k = first; k < last; ++k) ids.push_back(static_cast<int32_t>(batch.ngram_ids[k].item<int64_t>()));
     return ids;
   };
+  // the n-grams themselves, read back through the inventory (not through ngram_ids, which made them)
+  const auto inventory = vocab.to_json()["ngrams"].get<std::vector<std::string>>();
+  auto strings_at = [&](int64_t b, int64_t position) {
+    std::vector<std::string> out;
+    for (auto id : ngrams_at(b, position)) out.push_back(inventory.at(static_cast<std::size_t>(id)));
+    return out;
+  };
   // "cats": ^c ca at ^ca cat ^cat are n-grams of the vocabulary's "cat", s$ of "is"; ts ats ts$ cats
-  // ats$ are none of the vocabulary's
-  EXPECT_EQ(ngrams_at(0, 2), vocab.ngram_ids("cats"));
-  EXPECT_EQ(ngrams_at(0, 2).size(), 7u);
-  EXPECT_EQ(ngrams_at(1, 2), vocab.ngram_ids("reddish"));
-  EXPECT_FALSE(ngrams_at(1, 2).empty());
-  EXPECT_EQ(ngrams_at(0, 1), vocab.ngram_ids("the"));  // known words keep their table rows
-  EXPECT_EQ(ngrams_at(1, 1), vocab.ngram_ids("sat"));
+  // ats$ are none of the vocabulary's (bigrams first, then trigrams, then 4-grams)
+  EXPECT_EQ(strings_at(0, 2), (std::vector<std::string>{"^c", "ca", "at", "s$", "^ca", "cat", "^cat"}));
+  // "reddish": ^r re ed ^re red ^red of "red", is of "is"; dd di sh h$ and the longer ones are unknown
+  EXPECT_EQ(strings_at(1, 2), (std::vector<std::string>{"^r", "re", "ed", "is", "^re", "red", "^red"}));
+  // known words keep all their n-grams
+  EXPECT_EQ(strings_at(0, 1), (std::vector<std::string>{"^t", "th", "he", "e$", "^th", "the", "he$", "^the", "the$"}));
+  EXPECT_EQ(strings_at(1, 1), (std::vector<std::string>{"^s", "sa", "at", "t$", "^sa", "sat", "at$", "^sat", "sat$"}));
   // and the parser's states change with them
   s.unknown_forms = {{"zzzz"}, {"qqqq"}};  // no known n-gram: as <unk> alone
   model->eval();

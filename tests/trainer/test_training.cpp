@@ -11,8 +11,10 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <stdexcept>
 
 #include "core/error.h"
+#include "core/special_tokens.h"
 #include "trainer/data/batches.h"
 #include "trainer/decode/beam_search.h"
 #include "trainer/decode/ensemble.h"
@@ -355,7 +357,9 @@ TEST(Ensemble, OfOneModelIsTheModelAndOfTwoIsTheMean) {
     EXPECT_TRUE(torch::allclose(two.step(state, b.tgt_in.select(1, t)), mean.select(1, t), 1e-4, 1e-5));
 }
 
-TEST(BeamSearch, LengthPriorAndAverageNormalisationChangeTheRanking) {
+// The finished hypotheses' scores are the formulas of beam_search.h for a real model (whose
+// untrained outputs all run to the length limit, so the ranking itself is tested below).
+TEST(BeamSearch, ScoresAreTheNormalisedLogProbabilityWithTheLengthPrior) {
   torch::manual_seed(2);
   auto model = synmt::create_model(tiny("transformer_tiny"));
   model->eval();
@@ -383,6 +387,73 @@ TEST(BeamSearch, LengthPriorAndAverageNormalisationChangeTheRanking) {
     }
   so.length_norm = "words";
   EXPECT_THROW(synmt::beam_search(*model, b, so), synmt::ConfigError);
+}
+
+namespace {
+// A model whose next-token distribution depends on the previous token only: after <s>,
+// P(</s>) = 0.4 and P(a) = 0.6; after a, P(</s>) = P(a) = 0.5. Its outputs a^n have
+// log p = -0.916 (n = 0), -1.204, -1.897, -2.590 (n = 3) and L_y = n + 1, so the normalisations
+// rank them differently: raw and GNMT (alpha 1) put the empty output first, the average
+// (|y|^1, also fairseq's alpha 1) puts "a" first (-0.602 against -0.916), and a prior of
+// -2 (L_y - 1) brings the empty output back to the top.
+class PreviousTokenModel : public synmt::Seq2SeqModel {
+ public:
+  static constexpr int64_t kA = 4;
+  synmt::ModelOutput forward(const synmt::SourceInput&, const torch::Tensor&, const synmt::ForwardRequest&) override {
+    throw std::logic_error("PreviousTokenModel only decodes");
+  }
+  synmt::DecodeState encode(const synmt::SourceInput& src) override {
+    synmt::DecodeState state;
+    state["rows"] = torch::zeros({src.batch_size()});
+    return state;
+  }
+  torch::Tensor step(synmt::DecodeState&, const torch::Tensor& prev) override {
+    auto logp = torch::full({prev.size(0), kA + 1}, -1e9, torch::kFloat64);
+    const auto after_bos = prev.eq(synmt::special::kBos).to(torch::kFloat64);
+    logp.select(1, synmt::special::kEos).copy_(after_bos * std::log(0.4) + (1 - after_bos) * std::log(0.5));
+    logp.select(1, kA).copy_(after_bos * std::log(0.6) + (1 - after_bos) * std::log(0.5));
+    return logp;
+  }
+  nlohmann::json describe() const override { return {{"arch", "previous_token"}}; }
+};
+}  // namespace
+
+TEST(BeamSearch, LengthNormalisationAndPriorChangeTheRanking) {
+  PreviousTokenModel model;
+  auto data = copy_task(2);
+  synmt::BatchIterator it(data, {});
+  auto b = it.make_batch({0});
+  synmt::SearchOptions so;
+  so.beam_size = 4;
+  so.nbest = 4;
+  so.max_len_a = 0.0;
+  so.max_len_b = 8;
+  // the number of a's in each n-best entry, best first, and the best score
+  auto ranking = [&](double* best) {
+    const auto result = synmt::beam_search(model, b, so);
+    std::vector<std::size_t> lengths;
+    for (const auto& h : result[0]) {
+      for (auto token : h.tokens) EXPECT_EQ(token, PreviousTokenModel::kA);
+      lengths.push_back(h.tokens.size());
+    }
+    *best = result[0].front().score;
+    return lengths;
+  };
+  double best = 0;
+  so.length_penalty = 0.0;  // raw log p
+  EXPECT_EQ(ranking(&best), (std::vector<std::size_t>{0, 1, 2, 3}));
+  EXPECT_NEAR(best, std::log(0.4), 1e-9);
+  so.length_penalty = 1.0;  // GNMT: log p / ((5 + L) / 6)
+  EXPECT_EQ(ranking(&best), (std::vector<std::size_t>{0, 1, 2, 3}));
+  so.length_norm = "average";  // log p / L
+  EXPECT_EQ(ranking(&best), (std::vector<std::size_t>{1, 2, 3, 0}));
+  EXPECT_NEAR(best, (std::log(0.6) + std::log(0.5)) / 2, 1e-9);
+  so.length_norm = "fairseq";  // log p / L^alpha, alpha 1: the average
+  EXPECT_EQ(ranking(&best), (std::vector<std::size_t>{1, 2, 3, 0}));
+  so.length_norm = "average";
+  so.length_prior = [](int64_t, int64_t len) { return -2.0 * static_cast<double>(len - 1); };
+  EXPECT_EQ(ranking(&best), (std::vector<std::size_t>{0, 1, 2, 3}));
+  EXPECT_NEAR(best, std::log(0.4), 1e-9);
 }
 
 // Attention collected by beam search: one row per output step, each a distribution over the
