@@ -27,7 +27,10 @@ TEST(Dataset, RoundTripAndVocabularyMismatchIsRefused) {
   auto back = synmt::read_parallel_data(path, vocab.hash(), vocab.hash());
   EXPECT_EQ(back.size(), 2u);
   EXPECT_EQ(back.src_tokens, d.src_tokens);
+  EXPECT_EQ(back.src_offsets, d.src_offsets);
+  EXPECT_EQ(back.tgt_tokens, d.tgt_tokens);
   EXPECT_EQ(back.tgt_offsets, d.tgt_offsets);
+  for (const auto& [key, value] : d.attributes) EXPECT_EQ(back.attributes[key], value) << key;
   auto other = synmt::Vocab::build({{"a", 3}, {"z", 2}}, {});
   try {
     synmt::read_parallel_data(path, other.hash(), vocab.hash());

@@ -108,6 +108,7 @@ TEST(LineReader, OverlongLineIsAnError) {
 TEST(AtomicFile, TwoFilesWrittenInTurnStayApartAndAppearOnlyOnCommit) {
   std::string a = std::string(SYNMT_TEST_TMP) + "/pair.a", b = std::string(SYNMT_TEST_TMP) + "/pair.b";
   std::filesystem::remove(a);
+  std::filesystem::remove(b);
   {
     synmt::AtomicFile fa(a), fb(b);
     for (int i = 0; i < 20000; ++i) {
@@ -115,7 +116,9 @@ TEST(AtomicFile, TwoFilesWrittenInTurnStayApartAndAppearOnlyOnCommit) {
       fb.write_line("target " + std::to_string(i) + " with other length");
     }
     EXPECT_FALSE(std::filesystem::exists(a));
+    EXPECT_FALSE(std::filesystem::exists(b));
     fa.commit();
+    EXPECT_FALSE(std::filesystem::exists(b));  // each file on its own commit
     fb.commit();
   }
   auto la = synmt::read_lines(a), lb = synmt::read_lines(b);

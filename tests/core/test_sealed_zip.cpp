@@ -36,16 +36,20 @@ TEST(SealedZip, SealVerifiesAndEveryDamageIsNamed) {
   EXPECT_EQ(static_cast<unsigned char>(sealed[tiny_zip().size() - 2]), 77);  // the end record's comment length
   EXPECT_EQ(synmt::verify_sealed_zip(path), synmt::ZipSeal::kSealed);
   // every single-bit flip before the seal is caught
-  for (std::size_t i = 0; i < tiny_zip().size(); ++i) {
-    std::string flipped = sealed;
-    flipped[i] = static_cast<char>(flipped[i] ^ 0x08);
-    const auto damaged = synmt::test::write_tmp("flipped.zip", flipped);
-    const bool in_end_record = i >= tiny_zip().size() - 22;  // its signature or comment length: no longer a sealed zip
-    if (in_end_record && error_of(damaged).empty())
-      EXPECT_EQ(synmt::verify_sealed_zip(damaged), synmt::ZipSeal::kNoEndRecord) << "byte " << i;
-    else
-      EXPECT_NE(error_of(damaged).find("flipped.zip: damaged"), std::string::npos) << "byte " << i;
-  }
+  const std::size_t end_record = tiny_zip().size() - 22;
+  for (std::size_t i = 0; i < tiny_zip().size(); ++i)
+    for (int bit = 0; bit < 8; ++bit) {
+      std::string flipped = sealed;
+      flipped[i] = static_cast<char>(flipped[i] ^ (1 << bit));
+      const auto damaged = synmt::test::write_tmp("flipped.zip", flipped);
+      // the end record's signature (bytes 0-3) or comment length (20-21): no longer a sealed zip
+      const std::size_t at = i - end_record;
+      const bool unsealed = i >= end_record && (at < 4 || at >= 20);
+      if (unsealed && error_of(damaged).empty())
+        EXPECT_EQ(synmt::verify_sealed_zip(damaged), synmt::ZipSeal::kNoEndRecord) << "byte " << i << " bit " << bit;
+      else
+        EXPECT_NE(error_of(damaged).find("flipped.zip: damaged"), std::string::npos) << "byte " << i << " bit " << bit;
+    }
   // truncations: inside the seal, inside the end record, half the file
   for (std::size_t keep : {sealed.size() - 1, sealed.size() - 77 - 5, sealed.size() / 2}) {
     const auto cut = synmt::test::write_tmp("cut.zip", sealed.substr(0, keep));

@@ -101,7 +101,7 @@ fi
 "${as_user[@]}" "$BIN/synmt-train" -c "$T/cfg.json" --train "$T/d.h5" --valid "$T/d.h5" --src-vocab "$T/vs" --tgt-vocab "$T/vt" \
   --dist single -o "$T/ro/run" > "$T/ro_train.log" 2>&1
 rc=$?
-if [ "$rc" -eq 1 ] && grep -q "$T/ro/run" "$T/ro_train.log" && grep -qi "permission denied" "$T/ro_train.log" && ! grep -q "update 1" "$T/ro_train.log"; then
+if [ "$rc" -eq 1 ] && grep -q "$T/ro/run" "$T/ro_train.log" && grep -qi "permission denied" "$T/ro_train.log" && ! grep -qE "training pairs|valid ppl|^epoch [0-9]+:" "$T/ro_train.log"; then
   ok "unwritable output directory (synmt-train): refused before training: '$(grep -i "permission" "$T/ro_train.log" | head -1 | cut -c1-140)'"
 else
   fail "unwritable output directory (synmt-train, exit $rc)"; tail -3 "$T/ro_train.log"
@@ -169,8 +169,16 @@ fi
 # --- 5. a parse cache whose corpus changed ------------------------------------------------------
 awk '{for (i = 1; i <= NF; ++i) printf "%d\t%s\t_\tNOUN\t_\t_\t%d\t%s\t_\t_\n", i, $i, (i == NF ? 0 : i + 1), (i == NF ? "root" : "dep"); print ""}' \
   "$T/s.txt" > "$T/s.conllu"
-"$BIN/synmt-parse" --backend conllu --conllu "$T/s.conllu" -i "$T/s.txt" -o "$T/s.parse.h5" 2> /dev/null
-"$BIN/synmt-binarize" inventory --parse "$T/s.parse.h5" --parse-corpus "$T/s.txt" --labels-out "$T/labels" --upos-out "$T/upos" 2> /dev/null
+"$BIN/synmt-parse" --backend conllu --conllu "$T/s.conllu" -i "$T/s.txt" -o "$T/s.parse.h5" 2> "$T/pc_setup.log" \
+  && "$BIN/synmt-binarize" inventory --parse "$T/s.parse.h5" --parse-corpus "$T/s.txt" --labels-out "$T/labels" --upos-out "$T/upos" 2>> "$T/pc_setup.log" \
+  || { fail "parse cache setup"; cat "$T/pc_setup.log"; }
+# the cache of the unchanged corpus is accepted (so that the refusal below is about the change)
+if "$BIN/synmt-binarize" data --src "$T/s.txt" --tgt "$T/t.txt" --src-vocab "$T/vs" --tgt-vocab "$T/vt" --src-parse "$T/s.parse.h5" \
+     --src-parse-corpus "$T/s.txt" --src-labels "$T/labels" --src-upos "$T/upos" --subwords none -o "$T/syn_same.h5" 2> "$T/pc_same.log"; then
+  ok "the parse cache of the unchanged corpus accepted"
+else
+  fail "the parse cache of the unchanged corpus refused"; cat "$T/pc_same.log"
+fi
 sed '5s/^/A /' "$T/s.txt" > "$T/s_edited.txt"
 "$BIN/synmt-binarize" data --src "$T/s_edited.txt" --tgt "$T/t.txt" --src-vocab "$T/vs" --tgt-vocab "$T/vt" --src-parse "$T/s.parse.h5" \
   --src-parse-corpus "$T/s_edited.txt" --src-labels "$T/labels" --src-upos "$T/upos" --subwords none -o "$T/syn.h5" 2> "$T/pc.log"
@@ -197,7 +205,8 @@ for _ in $(seq 1 4000); do
 done
 wait "$pid"
 rc=$?
-if [ "$caught" -eq 1 ] && [ "$rc" -eq 143 ] && no_temp_files "$T/big" \
+# exit 143 alone is also a process killed outright; the handler's own line says the state was saved
+if [ "$caught" -eq 1 ] && [ "$rc" -eq 143 ] && no_temp_files "$T/big" && grep -q "signal 15: training state saved to $T/big/state.pt" "$T/big.log" \
    && train "$T/big.json" "$T/big" --resume --dump-params "$T/big.bin" > "$T/big2.log" 2>&1 && cmp -s "$T/big_full.bin" "$T/big.bin"; then
   ok "SIGTERM during a state write: exit 143, then --resume ($(grep -o "resuming at .*" "$T/big2.log")) bit-identical"
 else

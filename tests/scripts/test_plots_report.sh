@@ -149,22 +149,24 @@ EOF
 
 # ---------------------------------------------------------------- all four scripts into OUT
 run_all() {
+  # "|| return 1" after each command: the caller runs this function on the left of "||", where
+  # bash ignores set -e in its whole body (a failing script would go unnoticed but for the last)
   local O=$1
   mkdir -p "$O"
-  "$PY" "$SCRIPTS/plots/curves.py" --metrics plain="$F/a.jsonl" resumed="$F/b.jsonl" --out "$O/curves" --title "toy curves"
-  "$PY" "$SCRIPTS/plots/curves.py" --metrics only="$F/b.jsonl" --out "$O/curves_one"
+  "$PY" "$SCRIPTS/plots/curves.py" --metrics plain="$F/a.jsonl" resumed="$F/b.jsonl" --out "$O/curves" --title "toy curves" || return 1
+  "$PY" "$SCRIPTS/plots/curves.py" --metrics only="$F/b.jsonl" --out "$O/curves_one" || return 1
   "$PY" "$SCRIPTS/plots/length_buckets.py" --src "$F/src.txt" --ref "$F/ref.txt" \
     --hyp good="$F/good.txt" half="$F/half.txt" poor="$F/poor.txt" --buckets 4,8,12,20 --score-bin "$SCORE" \
-    --out "$O/buckets" --csv "$O/buckets.csv"
+    --out "$O/buckets" --csv "$O/buckets.csv" || return 1
   "$PY" "$SCRIPTS/plots/heatmap.py" --dump "$F/dump.h5" --tensor source_attention --sentences 0,2 --out "$O/att" \
-    --data "$F/data.h5" --src-vocab "$F/vocab.src" --tgt-vocab "$F/vocab.tgt"
-  "$PY" "$SCRIPTS/plots/heatmap.py" --dump "$F/dump.h5" --tensor encoder_attention_0 --sentences 1 --out "$O/enc_all"
+    --data "$F/data.h5" --src-vocab "$F/vocab.src" --tgt-vocab "$F/vocab.tgt" || return 1
+  "$PY" "$SCRIPTS/plots/heatmap.py" --dump "$F/dump.h5" --tensor encoder_attention_0 --sentences 1 --out "$O/enc_all" || return 1
   "$PY" "$SCRIPTS/plots/heatmap.py" --dump "$F/dump.h5" --tensor encoder_attention_0 --sentences 0,1 --head 1 \
-    --out "$O/enc_h1" --data "$F/data.h5" --src-vocab "$F/vocab.src"
-  "$PY" "$SCRIPTS/plots/heatmap.py" --dump "$F/dump.h5" --tensor m0/gate_norm --sentences 2 --out "$O/gate"
+    --out "$O/enc_h1" --data "$F/data.h5" --src-vocab "$F/vocab.src" || return 1
+  "$PY" "$SCRIPTS/plots/heatmap.py" --dump "$F/dump.h5" --tensor m0/gate_norm --sentences 2 --out "$O/gate" || return 1
   "$PY" "$SCRIPTS/make_report.py" --title "Toy report" --table toy="$F/table.md" \
     --figure "Training curves=$O/curves.png" "BLEU by source length=$O/buckets.png::paper Figure 3" \
-    "Source attention=$O/att.png::paper Figure 4" --meta "$F/meta.json" --out-dir "$O/report"
+    "Source attention=$O/att.png::paper Figure 4" --meta "$F/meta.json" --out-dir "$O/report" || return 1
 }
 O="$T/out"
 PYTHONHASHSEED=1 run_all "$O" 2> "$T/run1.log" || { cat "$T/run1.log"; fail "first run"; }
@@ -191,7 +193,9 @@ assert sum(int(r["n"]) for r in rows) == 40
 for system in ("good", "half", "poor"):
     out = subprocess.run([score, "bleu", "-r", f"{F}/ref.txt", "--format", "json", "--buckets-src", f"{F}/src.txt",
                           "--buckets", "4,8,12,20", f"{F}/{system}.txt"], check=True, capture_output=True, text=True).stdout
-    for r, b in zip(rows, json.loads(out)["buckets"]):
+    buckets = json.loads(out)["buckets"]
+    assert len(buckets) == len(rows), (system, len(buckets), len(rows))
+    for r, b in zip(rows, buckets):
         assert (r["bucket"], int(r["n"])) == (b["source_words"], b["sentences"]), (r, b)
         if b["sentences"]:
             assert r[system] == f"{b['score']:.2f}", (system, r, b)
@@ -218,6 +222,7 @@ cmp -s "$O/buckets.png" "$R/figures/buckets.png" && ok || fail "figure not copie
 
 # ---------------------------------------------------------------- rerun: byte-identical outputs
 cp -r "$O" "$T/first"
+rm -rf "$O"  # every file of the rerun is written anew, none left from the first run
 PYTHONHASHSEED=2 run_all "$O" 2> "$T/run2.log" || { cat "$T/run2.log"; fail "second run"; }
 (cd "$T/first" && find . -type f | sort) > "$T/files1"
 (cd "$O" && find . -type f | sort) > "$T/files2"
@@ -234,7 +239,6 @@ expect_error "train record without loss" "bad_field\.jsonl:2: a \"train\" record
 expect_error "non-numeric loss" "bad_value\.jsonl:3: 'loss' is not a number" \
   "$PY" "$SCRIPTS/plots/curves.py" --metrics y="$F/bad_value.jsonl" --out "$T/bad/c"
 expect_error "metrics without NAME=" "expected NAME=PATH" "$PY" "$SCRIPTS/plots/curves.py" --metrics "$F/a.jsonl" --out "$T/bad/c"
-[ ! -e "$T/bad" ] && ok || fail "a failed run left outputs"
 expect_error "hypothesis of another length" "short\.txt: 39 lines, but the source .*src\.txt has 40" \
   "$PY" "$SCRIPTS/plots/length_buckets.py" --src "$F/src.txt" --ref "$F/ref.txt" --hyp s="$F/short.txt" \
   --score-bin "$SCORE" --out "$T/bad/b"
@@ -258,6 +262,8 @@ expect_error "table row with a missing cell" "bad_table\.md:6: table row has 1 c
   "$PY" "$SCRIPTS/make_report.py" --title x --table t="$F/bad_table.md" --meta "$F/meta.json" --out-dir "$T/bad/r"
 expect_error "meta without hardware" "bad_meta\.json: missing hardware, scale" \
   "$PY" "$SCRIPTS/make_report.py" --title x --meta "$F/bad_meta.json" --out-dir "$T/bad/r2"
+
+[ ! -e "$T/bad" ] && ok || fail "a failed run left outputs"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -64,11 +64,13 @@ def test_a_broken_metrics_line_is_named_by_file_and_line(tmp_path):
 
 
 def test_progress_charges_the_untrained_share_of_each_cap(tmp_path):
-    plan = tmp_path / "plan.yaml"
-    plan.write_text(yaml.safe_dump({"hours_per_run": {"lgp.mini": {"default": 1.0}},
-                                    "run": [{"experiment": "lgp.mini", "tables": ["lgp_table1_measured"]}]}))
     tables, specs, results = campaign.table_runs("lgp.mini", with_specs=True)
     runs = sorted(tables["lgp_table1_measured"])
+    # the second run's pair costs 3 hours a run, any other pair the default 1
+    hours = {"default": 1.0, specs[runs[1]]["pair"]: 3.0}
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(yaml.safe_dump({"hours_per_run": {"lgp.mini": hours},
+                                    "run": [{"experiment": "lgp.mini", "tables": ["lgp_table1_measured"]}]}))
     first = tmp_path / results / "systems" / runs[0]
     first.mkdir(parents=True)
     (first / "summary.json").write_text('{"epochs": 12, "best_valid_ppl": 9.5}')
@@ -80,7 +82,10 @@ def test_progress_charges_the_untrained_share_of_each_cap(tmp_path):
         {"epoch": cap // 2, "type": "valid", "valid_ppl": 24.0}]))
     (second / "state.pt.stale").write_text("")
     text = campaign.progress(str(plan), results_root=str(tmp_path))
-    left = len(runs) - 2 + (1 - (cap // 2) / cap)
+    def cost(run):
+        return hours.get(specs[run]["pair"], hours["default"])
+    left = sum(cost(r) for r in runs[2:]) + cost(runs[1]) * (1 - (cap // 2) / cap)
+    assert left != len(runs) - 2 + (1 - (cap // 2) / cap)  # the pair's own cost is what counts
     assert f"  {runs[1]}: training (epoch {cap // 2} of {cap}), best dev ppl 21.25; WARNING: a training state was set aside" in text
     assert f"lgp.mini: 1 finished, 1 training or waiting to resume, {len(runs) - 2} not started; ~{left:.1f} CPU-hours left" in text
     assert f"  {runs[0]}: finished (12 epochs), best dev ppl 9.50" in text and f"  {runs[2]}: not started\n" in text

@@ -26,17 +26,18 @@ GOLD = ("# sent 1\n" + row(1, "Der", "DET") + row(2, "Hund", "NOUN") + row(3, "l
 
 
 def test_peaks_chance_rates_and_first_word(tmp_path):
-    # sentence 1: 'Der Hu@@ nd läuft' -> pieces 4, words [0,0] [1,2] [3,3]; peak on a piece of 'Hund'
+    # sentence 1: 'Der Hu@@ nd läuft' -> pieces 4, words [0,0] [1,2] [3,3]; the highest piece is one of
+    # 'Hund' (0.9), the highest word mean 'läuft' (0.6 against Hund's 0.45)
     # sentence 2: 'an dem Haus' -> peak on word 1, 'an' (ADP); after word 1 the peak is 'Haus'
-    d, t, g = write_case(tmp_path, [np.array([0.1, 0.9, 0.2, 0.5, 0.0]), np.array([0.8, 0.1, 0.3, 0.0])],
+    d, t, g = write_case(tmp_path, [np.array([0.1, 0.9, 0.0, 0.6, 0.0]), np.array([0.8, 0.1, 0.3, 0.0])],
                          ["Der Hu@@ nd läuft", "an dem Haus"], GOLD)
     r = gp.analyse(d, t, "bpe", g)
     assert r["sentences"] == 2
     assert r["words"] == {"DET": 2, "NOUN": 2, "VERB": 1, "ADP": 1}
     assert r["pieces"] == {"DET": 2, "NOUN": 3, "VERB": 1, "ADP": 1}
     assert r["peaks"] == {"NOUN": 1, "ADP": 1}
-    # mean over pieces: 'Hund' (0.55) stays above 'läuft' (0.5); 'an' 0.8 first
-    assert r["mean_peaks"] == {"NOUN": 1, "ADP": 1}
+    # mean over pieces: a word split in two gains nothing from its higher piece; 'an' 0.8 first
+    assert r["mean_peaks"] == {"VERB": 1, "ADP": 1}
     assert r["later_peaks"] == {"NOUN": 2}
     assert r["first_words"] == {1: 1, 0: 1}
 
@@ -53,7 +54,7 @@ def test_refuses_mismatched_words_and_pieces(tmp_path):
 def test_refuses_a_gold_file_longer_than_the_dump(tmp_path):
     # a target (and its dump) cut short after sentence 1: the shares would be computed over a prefix
     # of the gold file without a word
-    d, t, g = write_case(tmp_path, [np.array([0.1, 0.9, 0.2, 0.5, 0.0])], ["Der Hu@@ nd läuft"], GOLD)
+    d, t, g = write_case(tmp_path, [np.array([0.1, 0.9, 0.0, 0.6, 0.0])], ["Der Hu@@ nd läuft"], GOLD)
     with pytest.raises(SystemExit, match="g.conllu: 2 sentences, the dump .* have 1"):
         gp.analyse(d, t, "bpe", g)
 

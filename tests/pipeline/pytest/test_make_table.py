@@ -36,17 +36,20 @@ def test_epochs_reached(tmp_path):
 
 
 def test_epochs_reached_says_when_the_rate_halved(tmp_path):
-    def run(name, lrs, halve=True, repeat=None):
+    def run(name, lrs, halve=True, repeat=None, repeat_lrs=None):
         (tmp_path / name).mkdir()
         write(tmp_path / name / "config.json", {"train": {"halve_lr_on_plateau": halve}})
         records = [{"type": "valid", "step": 100 * (i + 1), "lr": lr} for i, lr in enumerate(lrs)]
         if repeat is not None:  # a resumed run writes again the validations since its last state
-            records += [dict(r) for r in records[repeat:]]
+            again = [dict(r) for r in records[repeat:]]
+            for r, lr in zip(again, repeat_lrs or []):  # the later record of a step is the one that stands
+                r["lr"] = lr
+            records += again
         train = [{"type": "train", "step": 50, "lr": 1.0}]
         (tmp_path / name / "metrics.jsonl").write_text("".join(json.dumps(r) + "\n" for r in train + records))
         return write(tmp_path / name / "summary.json", {"epochs": len(lrs), "steps": 100 * len(lrs)})
     paths = [run("sa.s1", [1e-3, 1e-3, 5e-4, 5e-4, 2.5e-4]), run("sa.s2", [1e-3, 1e-3, 1e-3]),
-             run("tr.s1", [1e-4, 2e-4, 1e-4], halve=False), run("fa.s1", [1e-3, 1e-3, 5e-4], repeat=1)]
+             run("tr.s1", [1e-4, 2e-4, 1e-4], halve=False), run("fa.s1", [1e-3, 1e-3, 1e-3], repeat=1, repeat_lrs=[1e-3, 5e-4])]
     assert mt.epochs_reached(mt.load_summaries(paths)) == [
         "fa 3 / 300 (lr halved at update 200)",
         "sa 5 / 500 (lr halved at updates 200, 400), 3 / 300 (lr not halved)",

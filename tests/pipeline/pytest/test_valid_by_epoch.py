@@ -10,13 +10,13 @@ def test_the_last_validation_of_each_epoch_side_by_side(tmp_path):
     b.mkdir()
     (a / "metrics.jsonl").write_text(
         '{"type": "train", "step": 5, "epoch": 1, "loss": 6.8}\n'
-        '{"type": "valid", "step": 10, "epoch": 1, "valid_ppl": 300.0}\n{"type": "valid", "step": 20, "epoch": 1, "valid_ppl": 200.0}\n'
+        '{"type": "valid", "step": 10, "epoch": 1, "valid_ppl": 200.0}\n{"type": "valid", "step": 20, "epoch": 1, "valid_ppl": 300.0}\n'
         '{"type": "valid", "step": 30, "epoch": 2, "valid_ppl": 150.0}\n\n')
     (b / "metrics.jsonl").write_text('{"type": "valid", "step": 10, "epoch": 1, "valid_ppl": 250.5}\n')
     runs = {"a": vbe.last_validation_per_epoch(str(a / "metrics.jsonl")),
             "b": vbe.last_validation_per_epoch(str(b / "metrics.jsonl"))}
-    assert runs["a"] == {1: 200.0, 2: 150.0}
-    assert vbe.table(runs) == ["| epoch | a | b |", "|---|---|---|", "| 1 | 200.00 | 250.50 |", "| 2 | 150.00 |  |"]
+    assert runs["a"] == {1: 300.0, 2: 150.0}  # the epoch's last, not its best
+    assert vbe.table(runs) == ["| epoch | a | b |", "|---|---|---|", "| 1 | 300.00 | 250.50 |", "| 2 | 150.00 |  |"]
     assert vbe.table(runs, every=2) == ["| epoch | a | b |", "|---|---|---|", "| 2 | 150.00 |  |"]
 
 
