@@ -35,7 +35,7 @@ attempt() {
     "$arch" "$steps" > "$T/cfg.json"
   TRAIN=("$BIN/synmt-train" -c "$T/cfg.json" --tiny --train "$T/syntax.h5" --valid "$T/syntax.h5" --src-vocab "$T/vs"
          --tgt-vocab "$T/vt" --dist single)
-  rm -rf "$T/full" "$T/killed"
+  rm -rf "$T/full" "$T/killed" "$T/full.bin" "$T/killed.bin"  # never compare the previous preset's dumps
   "${TRAIN[@]}" -o "$T/full" --dump-params "$T/full.bin" > "$T/full.log" 2>&1 || { echo "FAIL $arch: uninterrupted run"; tail -3 "$T/full.log"; return 1; }
   "${TRAIN[@]}" -o "$T/killed" --dump-params "$T/killed.bin" > "$T/killed.log" 2>&1 &
   local pid=$! i rc
@@ -55,7 +55,10 @@ attempt() {
   if cmp -s "$T/full.bin" "$T/killed.bin"; then echo "$arch: SIGKILL + --resume ($at of $steps): parameters byte-identical"; return 0; fi
   echo "FAIL $arch: parameters differ after SIGKILL + --resume ($at of $steps)"; return 1
 }
-for arch in $("$BIN/synmt-train" --list-archs | awk '{print $1}'); do
+# the presets as the trainer lists them; none listed (a renamed flag, a crash) is a failure, not 0 of 0
+mapfile -t archs < <("$BIN/synmt-train" --list-archs | awk '{print $1}')
+if [ "${#archs[@]}" -lt 10 ]; then echo "FAIL: synmt-train --list-archs listed ${#archs[@]} presets"; exit 1; fi
+for arch in "${archs[@]}"; do
   result=2
   for steps in 40 160 640; do  # a preset too fast to be killed mid-way gets a longer run, not a pass
     attempt "$steps"; result=$?

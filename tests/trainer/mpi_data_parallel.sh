@@ -70,11 +70,17 @@ else passed=$((passed + 1)); cat "$T/scale.txt"; fi
 sed 's/"max_steps": 6, "max_epochs": 1/"max_steps": 0, "max_epochs": 100000, "max_minutes": 3/' "$T/cfg.json" > "$T/long.json"
 "${MPIRUN[@]}" "$BIN/synmt-train" -c "$T/long.json" "${common[@]}" -o "$T/killed" --dist mpi > "$T/kill.log" 2>&1 &
 job=$!
-for i in $(seq 1 50); do [ "$(pgrep -f "synmt-train.*$T/killed" | wc -l)" -ge 2 ] && break; sleep 0.2; done
+# the ranks only: mpirun's own command line names synmt-train and the directory too
+ranks_of() { pgrep -f "^$BIN/synmt-train .*-o $1 "; }
+for i in $(seq 1 50); do [ "$(ranks_of "$T/killed" | wc -l)" -ge 2 ] && break; sleep 0.2; done
 sleep 2
-victim=$(pgrep -f "synmt-train.*$T/killed" | tail -1)
+victim=$(ranks_of "$T/killed" | tail -1)
 start=$(date +%s)
-kill -9 "$victim"
+# the job must still be training when its rank is killed: a job that failed on its own also ends non-zero
+if [ -z "$victim" ] || ! kill -0 "$job" 2>/dev/null || ! kill -9 "$victim"; then
+  echo "FAIL: no running rank to kill (victim '${victim}'; the job had ended: $(tail -2 "$T/kill.log"))"; failed=$((failed + 1))
+  kill -9 "$job" 2>/dev/null; wait "$job" 2>/dev/null
+else
 rc=0
 for i in $(seq 1 600); do kill -0 "$job" 2>/dev/null || break; sleep 0.1; done
 if kill -0 "$job" 2>/dev/null; then
@@ -84,6 +90,7 @@ else
   took=$(( $(date +%s) - start ))
   if [ "$rc" -ne 0 ]; then passed=$((passed + 1)); echo "killed rank: job exited with $rc after ${took} s"
   else echo "FAIL: job exited 0 after a rank was killed"; failed=$((failed + 1)); fi
+fi
 fi
 # exact resume with 2 ranks (dropout on)
 cat > "$T/drop.json" <<'JSON'
@@ -96,7 +103,7 @@ JSON
 job=$!
 for i in $(seq 1 200); do [ -s "$T/cut2/state.pt" ] && break; sleep 0.05; done
 sleep "0.$((RANDOM % 5))"
-alive=$(pgrep -f "synmt-train.*$T/cut2" | wc -l)
+alive=$(ranks_of "$T/cut2" | wc -l)
 pkill -9 -f "synmt-train.*$T/cut2" ; kill -9 "$job" 2>/dev/null; wait "$job" 2>/dev/null
 "${MPIRUN[@]}" "$BIN/synmt-train" -c "$T/drop.json" "${common[@]}" -o "$T/cut2" --dist mpi --resume --dump-params "$T/c2.bin" > "$T/resume2.log" 2>&1
 resume_rc=$?

@@ -52,6 +52,11 @@ for sig in KILL TERM; do
     echo "FAIL: SIG$sig gave exit $rc, expected $expected (the run must end by the signal, mid-way)"; failed=$((failed + 1)); continue
   fi
   [ -s "$out/state.pt" ] || { echo "FAIL: no state after SIG$sig"; failed=$((failed + 1)); continue; }
+  # 143 is also what a plain kill by SIGTERM gives, and a state from the last update is on disk
+  # anyway (checkpoint_interval 1): the handler's own line shows it saved the state on the signal
+  if [ "$sig" = TERM ] && ! grep -q "signal 15: training state saved to $out/state.pt" "$T/$sig.log"; then
+    echo "FAIL: SIGTERM: no 'signal 15: training state saved' line"; tail -3 "$T/$sig.log"; failed=$((failed + 1)); continue
+  fi
   echo "SIG$sig: first run exited $rc ($(grep -o 'update [0-9]*' "$T/$sig.log" | tail -1))"
   train -o "$out" --resume --dump-params "$T/$sig.bin" > "$T/$sig.resume.log" 2>&1 || { echo "FAIL: resume after SIG$sig failed"; cat "$T/$sig.resume.log"; failed=$((failed + 1)); continue; }
   at=$(grep -ho "resuming at .*" "$T/$sig.resume.log" | head -1)
@@ -114,6 +119,15 @@ if "$BIN/synmt-train" -c "$T/ext.json" --train "$T/d.h5" --valid "$T/d.h5" --src
   passed=$((passed + 1)); echo "extends: the cap-2 run carried on to cap 3 in its own directory, byte-identical to a cap-3 run"
 else
   echo "FAIL: extends"; tail -3 "$T/ext.log"; failed=$((failed + 1))
+fi
+# the best checkpoint is carried over too: extended with nothing left to train (the same cap), the
+# new directory's best.pt is the extended run's own (the extension cannot have written one itself)
+if "$BIN/synmt-train" -c "$T/ext.json" --train "$T/d.h5" --valid "$T/d.h5" --src-vocab "$T/vs" --tgt-vocab "$T/vt" --dist single \
+     -o "$T/ext2" --set train.max_steps=0 --set train.max_epochs=2 > "$T/ext2.log" 2>&1 \
+     && [ -s "$T/base2/best.pt" ] && cmp -s "$T/base2/best.pt" "$T/ext2/best.pt"; then
+  passed=$((passed + 1)); echo "extends: the extended run's best.pt carried over byte-identical"
+else
+  echo "FAIL: extends did not carry over best.pt"; tail -3 "$T/ext2.log"; failed=$((failed + 1))
 fi
 sed 's/"lr": 0.005/"lr": 0.004/' "$T/ext.json" > "$T/ext_other.json"
 if ! "$BIN/synmt-train" -c "$T/ext_other.json" --train "$T/d.h5" --valid "$T/d.h5" --src-vocab "$T/vs" --tgt-vocab "$T/vt" --dist single \

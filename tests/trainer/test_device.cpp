@@ -50,6 +50,13 @@ TEST(Device, AutocastScopeCastsMatrixProductsAndRestoresTheState) {
       synmt::AutocastScope off(c10::DeviceType::CPU, torch::kBFloat16, /*enabled=*/false);
       EXPECT_EQ(torch::mm(a, b).scalar_type(), torch::kBFloat16);  // a disabled scope changes nothing
     }
+    {  // a nested scope of another dtype: on leaving it, the outer scope's state comes back (not "off")
+      synmt::AutocastScope half(c10::DeviceType::CPU, torch::kFloat16);
+      EXPECT_EQ(at::autocast::get_autocast_dtype(c10::DeviceType::CPU), torch::kFloat16);
+    }
+    EXPECT_TRUE(synmt::AutocastScope::is_enabled(c10::DeviceType::CPU));
+    EXPECT_EQ(at::autocast::get_autocast_dtype(c10::DeviceType::CPU), torch::kBFloat16);
+    EXPECT_EQ(torch::mm(a, b).scalar_type(), torch::kBFloat16);
   }
   EXPECT_FALSE(synmt::AutocastScope::is_enabled(c10::DeviceType::CPU));
   EXPECT_EQ(torch::mm(a, b).scalar_type(), torch::kFloat32);
@@ -60,6 +67,10 @@ TEST(Device, ModuleDeviceOfParametersAndOfAnEmptyModule) {
   EXPECT_EQ(synmt::module_device(empty), torch::Device(torch::kCPU));
   torch::nn::Linear linear(3, 2);
   EXPECT_EQ(synmt::module_device(*linear), torch::Device(torch::kCPU));
+  // read from the parameters, not assumed: a parameter on Meta (any machine has that device)
+  torch::nn::Module on_meta;
+  on_meta.register_parameter("w", torch::empty({2}, torch::TensorOptions().device(torch::kMeta)));
+  EXPECT_EQ(synmt::module_device(on_meta), torch::Device(torch::kMeta));
 }
 
 // PyTorch's libraries export their own copies of std::filesystem; synmt's executables must bind to

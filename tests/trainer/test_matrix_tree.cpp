@@ -118,6 +118,8 @@ TEST(MatrixTree, ColumnsFarApartStayExactInFloat32) {
   (beta * torch::randn_like(beta)).sum().backward();
   EXPECT_TRUE(torch::isfinite(phi32.grad()).all().item<bool>());
   auto [brute, log_z] = brute_force(phi64[0]);
+  for (int i = 0; i < 5; ++i)  // and both equal the enumeration of all trees
+    for (int j = 0; j < 5; ++j) EXPECT_NEAR(beta[0][i][j].item<double>(), brute[i][j], 1e-4) << "(" << i << "," << j << ")";
   EXPECT_NEAR(synmt::matrix_tree_log_partition(phi64, lengths_of({5}))[0].item<double>(), log_z, 1e-9);
 }
 
@@ -154,6 +156,12 @@ TEST(StructuredAttention, FlatColumnsSumToOneAndHardIsOneHotWithTheSoftGradient)
   EXPECT_TRUE(torch::equal(b.sum(0), torch::ones({5})));
   EXPECT_TRUE(torch::equal(b, (b == 1).to(b.dtype())));  // exactly 0/1
   EXPECT_TRUE(torch::equal(b.argmax(0), soft.beta[0].argmax(0)));
+  auto p = one_hot.beta[1];  // the padded sentence: one-hot over its 3 real heads, pads neither head nor are headed
+  EXPECT_TRUE(torch::equal(p, (p == 1).to(p.dtype())));  // exactly 0/1 here too
+  EXPECT_TRUE(torch::equal(p.narrow(1, 0, 3).sum(0), torch::ones({3})));
+  EXPECT_TRUE(torch::equal(p.narrow(1, 0, 3).argmax(0), soft.beta[1].narrow(1, 0, 3).argmax(0)));
+  EXPECT_EQ(p.narrow(0, 3, 2).abs().sum().item<double>(), 0.0);
+  EXPECT_EQ(p.narrow(1, 3, 2).abs().sum().item<double>(), 0.0);
   auto weights = torch::randn({2, 5, 5});
   (soft.beta * weights).sum().backward();
   std::vector<torch::Tensor> soft_grads;

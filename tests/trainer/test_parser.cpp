@@ -73,6 +73,7 @@ TEST(Parser, LearnsFromEwtAndAlwaysOutputsTrees) {
     EXPECT_TRUE(synmt::eval::is_tree(heads, true)) << "sentence " << i;
     EXPECT_EQ(parsed[i].labels.size(), sentences[i].size());
   }
+  // parsing is deterministic: a second load parses the same (no dropout or sampling at inference)
   auto again = synmt::parser::BuiltinParser::load(dir + "/parser.pt").parse(sentences);
   for (std::size_t i = 0; i < parsed.size(); ++i) EXPECT_EQ(parsed[i].heads, again[i].heads);
   EXPECT_THROW(synmt::parser::BuiltinParser::load(dir + "/metrics.jsonl"), synmt::InputError);

@@ -166,7 +166,7 @@ TEST(Pascal, IgnoringDrawsPerHeadOrShared) {
   auto ignored_rows = [&](bool shared) {
     synmt::PascalOptions o;
     o.heads = {0, 2, 3};
-    o.ignore_prob = 0.5;
+    o.ignore_prob = 0.25;  // not 0.5: a rule that ignored with probability 1 - q would pass at 0.5
     o.share_ignore_across_heads = shared;
     synmt::PascalHeadsImpl pascal(o, sizes);
     pascal.train();
@@ -178,9 +178,11 @@ TEST(Pascal, IgnoringDrawsPerHeadOrShared) {
   EXPECT_TRUE(torch::equal(shared.select(1, 0), shared.select(1, 1)));
   EXPECT_TRUE(torch::equal(shared.select(1, 0), shared.select(1, 2)));
   EXPECT_FALSE(torch::equal(own.select(1, 0), own.select(1, 1)) && torch::equal(own.select(1, 0), own.select(1, 2)));
-  const double rate = own.to(torch::kFloat64).mean().item<double>();
-  EXPECT_GT(rate, 0.2);
-  EXPECT_LT(rate, 0.8);
+  // drawn per row, not once per (sentence, head): some head keeps some rows and ignores others
+  EXPECT_TRUE((own.any(2) & own.logical_not().any(2)).any().item<bool>());
+  const double rate = own.to(torch::kFloat64).mean().item<double>();  // 36 rows, q = 0.25
+  EXPECT_GT(rate, 0.1);
+  EXPECT_LT(rate, 0.4);
 }
 
 // The modifier is rebuilt from the checkpoint's options: a reloaded Pascal model decodes exactly as

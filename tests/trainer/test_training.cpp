@@ -165,34 +165,73 @@ TEST(UpdateStep, LossIsDividedByTokensOrSentences) {
   const std::vector<std::vector<int64_t>> plan{{0, 3, 5, 8, 11}};
   synmt::Criterion criterion(synmt::CriterionOptions{});
   auto comm = synmt::make_communicator("single");
-  auto gradients = [&](synmt::LossNormalisation by, synmt::UpdateTotals* totals) {
+  // the update's gradient, and the reference: the summed loss of the same batches, by autograd
+  auto gradients = [&](const std::vector<std::vector<int64_t>>& batches_of_update, int update_freq,
+                       synmt::LossNormalisation by, synmt::UpdateTotals* totals) {
     torch::manual_seed(7);
     auto model = synmt::create_model(tiny("rnn_tiny"));
     model->eval();  // no dropout: the same function for every call
     torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(0.0));
     synmt::UpdateStep step(*model, batches, criterion, synmt::ForwardRequest{true, false}, *comm, torch::Device(torch::kCPU),
-                           synmt::UpdateStepOptions{1, 0.0, false, by});
-    *totals = step.run(plan, 0, sgd, false);
+                           synmt::UpdateStepOptions{update_freq, 0.0, false, by});
+    *totals = step.run(batches_of_update, 0, sgd, false);
     std::vector<torch::Tensor> g;
     for (auto& p : model->parameters()) g.push_back(p.grad().clone());
-    // the reference: the summed loss of the same batch, its gradient by autograd
     model->zero_grad();
-    auto b = batches.make_batch(plan[0]);
-    criterion(model->forward(b.source, b.tgt_in), b.tgt_out, 0).objective.backward();
+    for (const auto& ids : batches_of_update) {
+      auto b = batches.make_batch(ids);
+      criterion(model->forward(b.source, b.tgt_in), b.tgt_out, 0).objective.backward();
+    }
     std::vector<torch::Tensor> summed;
     for (auto& p : model->parameters()) summed.push_back(p.grad().clone());
     return std::make_pair(g, summed);
   };
+  // the divisor counted here from the data: each target's words plus its </s>
+  auto target_tokens = [&](const std::vector<std::vector<int64_t>>& batches_of_update) {
+    double n = 0;
+    for (const auto& ids : batches_of_update)
+      for (auto i : ids) n += static_cast<double>(data.tgt_offsets[i + 1] - data.tgt_offsets[i] + 1);
+    return n;
+  };
   synmt::UpdateTotals by_tokens, by_sentences;
-  auto [g_tok, summed] = gradients(synmt::LossNormalisation::kTargetTokens, &by_tokens);
-  auto [g_sent, summed_again] = gradients(synmt::LossNormalisation::kSentences, &by_sentences);
+  auto [g_tok, summed] = gradients(plan, 1, synmt::LossNormalisation::kTargetTokens, &by_tokens);
+  auto [g_sent, summed_again] = gradients(plan, 1, synmt::LossNormalisation::kSentences, &by_sentences);
   EXPECT_EQ(by_sentences.sentences, 5.0);
-  EXPECT_GT(by_tokens.target_tokens, 5.0 * 3);
+  EXPECT_EQ(by_tokens.target_tokens, target_tokens(plan));
   for (std::size_t k = 0; k < g_tok.size(); ++k) {
-    EXPECT_TRUE(torch::allclose(g_tok[k] * by_tokens.target_tokens, summed[k], 1e-4, 1e-6)) << k;
-    EXPECT_TRUE(torch::allclose(g_sent[k] * by_sentences.sentences, summed[k], 1e-4, 1e-6)) << k;
+    EXPECT_TRUE(torch::allclose(g_tok[k] * target_tokens(plan), summed[k], 1e-4, 1e-6)) << k;
+    EXPECT_TRUE(torch::allclose(g_sent[k] * 5.0, summed[k], 1e-4, 1e-6)) << k;
   }
+  // update_freq 2: two batches, one update, one divisor (both batches' tokens together)
+  const std::vector<std::vector<int64_t>> two{{0, 3, 5}, {8, 11}};
+  synmt::UpdateTotals accumulated;
+  auto [g_two, summed_two] = gradients(two, 2, synmt::LossNormalisation::kTargetTokens, &accumulated);
+  EXPECT_EQ(accumulated.target_tokens, target_tokens(two));
+  for (std::size_t k = 0; k < g_two.size(); ++k)
+    EXPECT_TRUE(torch::allclose(g_two[k] * target_tokens(two), summed_two[k], 1e-4, 1e-6)) << k;
   EXPECT_THROW(synmt::parse_loss_normalisation("tokens"), synmt::ConfigError);
+}
+
+// The optimizer the options name, with their momentum and weight decay: two SGD steps under given
+// gradients follow the closed form (PyTorch's SGD: d = g + wd p; v = d, then v = mu v + d; p -= lr v).
+TEST(Optimizer, SgdTakesTheOptionsMomentumAndWeightDecay) {
+  torch::manual_seed(0);
+  auto model = synmt::create_model(tiny("rnn_tiny"));
+  const double lr = 0.1, mu = 0.9, wd = 0.01;
+  auto optimizer = synmt::make_optimizer(
+      *model, synmt::TrainOptions::from_json({{"optimizer", "sgd"}, {"lr", lr}, {"momentum", mu}, {"weight_decay", wd}}));
+  auto p = model->parameters()[0];
+  for (auto& q : model->parameters()) q.mutable_grad() = torch::zeros_like(q);
+  const auto p0 = p.detach().clone(), g1 = torch::randn_like(p0), g2 = torch::randn_like(p0);
+  p.mutable_grad() = g1.clone();
+  optimizer->step();
+  const auto v1 = g1 + wd * p0, p1 = p0 - lr * v1;
+  EXPECT_TRUE(torch::allclose(p.detach(), p1, 1e-5, 1e-7));
+  p.mutable_grad() = g2.clone();
+  optimizer->step();
+  const auto v2 = mu * v1 + g2 + wd * p1, p2 = p1 - lr * v2;
+  EXPECT_TRUE(torch::allclose(p.detach(), p2, 1e-5, 1e-7));
+  EXPECT_FALSE(torch::allclose(p2, p1 - lr * (g2 + wd * p1), 1e-5, 1e-7));  // the momentum term is not negligible
 }
 
 TEST(Training, NonFiniteUpdatesAreSkippedThenTheRunStops) {
@@ -404,7 +443,8 @@ class PreviousTokenModel : public synmt::Seq2SeqModel {
   }
   synmt::DecodeState encode(const synmt::SourceInput& src) override {
     synmt::DecodeState state;
-    state["rows"] = torch::zeros({src.batch_size()});
+    // an attention over the source that stays uniform, for the collected-attention test
+    state["attention"] = torch::full({src.batch_size(), src.tokens.size(1)}, 1.0 / static_cast<double>(src.tokens.size(1)));
     return state;
   }
   torch::Tensor step(synmt::DecodeState&, const torch::Tensor& prev) override {
@@ -487,6 +527,26 @@ TEST(BeamSearch, CollectsOneAttentionRowPerStep) {
       const auto len = b.source.lengths[static_cast<int64_t>(i)].item<int64_t>();
       EXPECT_TRUE(torch::allclose(h.attention.narrow(1, 0, len).sum(1), torch::ones({steps}), 1e-4, 1e-5)) << arch;
     }
+  }
+  // the untrained models' hypotheses above all run to the limit; the scripted model's four end
+  // with </s> after 0-3 words: words + 1 rows each
+  PreviousTokenModel scripted;
+  auto data = copy_task(2);
+  synmt::BatchIterator it(data, {});
+  auto b = it.make_batch({0});
+  synmt::SearchOptions so;
+  so.max_len_a = 0.0;
+  so.max_len_b = 12;
+  so.collect_attention = true;
+  so.beam_size = 4;
+  so.nbest = 4;
+  so.length_penalty = 0.0;
+  const auto ended = synmt::beam_search(scripted, b, so);
+  ASSERT_EQ(ended[0].size(), 4u);
+  for (const auto& h : ended[0]) {
+    ASSERT_TRUE(h.attention.defined());
+    EXPECT_LT(h.tokens.size(), 12u);
+    EXPECT_EQ(h.attention.size(0), static_cast<int64_t>(h.tokens.size()) + 1);
   }
 }
 

@@ -106,7 +106,10 @@ TEST(Transformer, ScoreModifierFromOptionsReadsParents) {
   auto b = it.make_batch({2, 3});
   const int64_t B = 2, S = b.source.tokens.size(1);
   EXPECT_THROW(model->forward(b.source, b.tgt_in), synmt::ConfigError);
-  b.source.features[synmt::kSourceFeatureParentFirst] = torch::zeros({B, S}, torch::kInt64);
+  // each sentence its own parents within its own length (token i's parent i+1+b, wrapped; pads 0)
+  const auto position = torch::arange(S, torch::kInt64).unsqueeze(0), length = b.source.lengths.unsqueeze(1);
+  b.source.features[synmt::kSourceFeatureParentFirst] =
+      (position + torch::arange(1, B + 1, torch::kInt64).unsqueeze(1)).remainder(length) * (position < length).to(torch::kInt64);
   auto before = base->forward(b.source, b.tgt_in).log_probs;
   auto out = model->forward(b.source, b.tgt_in);
   EXPECT_TRUE(torch::equal(before, out.log_probs));  // bias 0: the baseline bit for bit
@@ -170,6 +173,33 @@ TEST(Transformer, LabelEmbeddingOverwritesTheLastDims) {
   EXPECT_TRUE(torch::equal(out.narrow(2, 0, 12), embedded.narrow(2, 0, 12)));
   for (int64_t t = 0; t < 3; ++t)
     EXPECT_TRUE(torch::equal(out[0][t].narrow(0, 12, 4), table[labels[0][t].item<int64_t>()])) << "token " << t;
+}
+
+// The module itself: the bias lands on the chosen head only, at each token's own parent (each
+// sentence reads its own row of parents), and the loss is the cross-entropy of that head's scores
+// towards the parents over the real tokens and keys only: with scores 0 and bias 5, a row of n
+// real keys gives -log p(parent) = log(1 + (n - 1) e^-5).
+TEST(Transformer, ParentBiasBiasesTheChosenHeadAtEachSentencesParents) {
+  synmt::SyntaxModuleSizes sizes;
+  sizes.model_dim = 32;
+  sizes.heads = 4;
+  sizes.encoder_layers = 2;
+  auto module = synmt::make_score_modifier({{"kind", "parent_bias"}, {"layer", 1}, {"heads", {3}}, {"loss", true}}, sizes);
+  {
+    torch::NoGradGuard no_grad;
+    module->named_parameters()["bias"].fill_(5.0);
+  }
+  synmt::SourceInput input;
+  input.lengths = torch::tensor({5, 3}, torch::kInt64);
+  const auto parents = torch::tensor({{1, 2, 2, 2, 3}, {2, 2, 2, 0, 0}}, torch::kInt64);
+  input.features[synmt::kSourceFeatureParentFirst] = parents;
+  synmt::ModelOutput output;
+  const auto out = module->modify(torch::zeros({2, 4, 5, 5}), torch::zeros({2, 5, 32}), synmt::SeamContext{input, &output});
+  EXPECT_TRUE(torch::equal(out.select(1, 3), 5.0 * torch::one_hot(parents, 5).to(torch::kFloat32)));
+  EXPECT_EQ(out.narrow(1, 0, 3).abs().sum().item<double>(), 0.0);
+  ASSERT_TRUE(output.aux_losses.count("parent_attention"));
+  const double expected = 5 * std::log1p(4 * std::exp(-5.0)) + 3 * std::log1p(2 * std::exp(-5.0));
+  EXPECT_NEAR(output.aux_losses["parent_attention"].item<double>(), expected, 1e-5);
 }
 
 TEST(Transformer, TrainingStepsReduceLoss) {

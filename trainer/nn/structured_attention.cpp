@@ -50,10 +50,12 @@ HeadSelectionOutput StructuredAttentionImpl::forward(const torch::Tensor& states
     auto phi = options_.float64 ? scores.to(torch::kFloat64) : scores;
     auto beta = matrix_tree_marginals(phi, lengths).to(out.phi.scalar_type());
     if (options_.selection == HeadSelection::kHard) {
-      // forward: the argmax head of each column; backward: the marginals' gradient
+      // forward: the argmax head of each column; backward: the marginals' gradient. The zero
+      // (beta - beta.detach()) is added last: (hard + beta) - beta rounds, and left 1 - 1 ulp in
+      // place of some ones
       auto hard = torch::zeros_like(beta).scatter_(1, beta.argmax(1, /*keepdim=*/true), 1.0);
       hard = hard.masked_fill(real.logical_not().unsqueeze(1), 0.0);
-      beta = hard + beta - beta.detach();
+      beta = hard + (beta - beta.detach());
     }
     out.beta = beta;
   }

@@ -107,13 +107,6 @@ double evaluate_greedy_bleu(Seq2SeqModel& model, const ParallelData& data, const
   return score;
 }
 
-namespace {
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
-
-std::atomic<int> g_stop_signal{0};
-extern "C" void remember_signal(int sig) { g_stop_signal.store(sig); }
-
 std::unique_ptr<torch::optim::Optimizer> make_optimizer(Seq2SeqModel& model, const TrainOptions& o) {
   if (o.optimizer == OptimizerKind::kSgd)
     return std::make_unique<torch::optim::SGD>(
@@ -125,6 +118,14 @@ std::unique_ptr<torch::optim::Optimizer> make_optimizer(Seq2SeqModel& model, con
                                                                         .eps(o.adam_eps)
                                                                         .weight_decay(o.weight_decay));
 }
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+std::atomic<int> g_stop_signal{0};
+extern "C" void remember_signal(int sig) { g_stop_signal.store(sig); }
+
 
 void set_lr(torch::optim::Optimizer& optimizer, double lr) {
   for (auto& group : optimizer.param_groups()) group.options().set_lr(lr);

@@ -6,6 +6,7 @@
 // updates, a wall-clock budget, metrics.jsonl and a summary JSON for the results tables.
 #include <array>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <optional>
 #include <string>
@@ -18,6 +19,10 @@
 #include "trainer/comm/communicator.h"
 #include "trainer/models/seq2seq_model.h"
 #include "trainer/train/lr_schedule.h"
+
+namespace torch::optim {
+class Optimizer;
+}
 
 namespace synmt {
 
@@ -147,6 +152,10 @@ struct TrainResult {
   int64_t steps = 0;
   double seconds = 0, target_tokens_per_second = 0;
 };
+
+// The optimizer the options name (SGD with their momentum and weight decay, or Adam as the fused
+// kernel with their betas, eps and weight decay) over the model's parameters.
+std::unique_ptr<torch::optim::Optimizer> make_optimizer(Seq2SeqModel& model, const TrainOptions& options);
 
 // config: the resolved run config (stored in every checkpoint). Writes out_dir/{best.pt,last.pt,
 // metrics.jsonl,summary.json}, and with valid_bleu best.valid.hyp (the greedy validation
