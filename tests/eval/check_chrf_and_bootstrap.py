@@ -79,13 +79,18 @@ def main():
                       f"{o['mean']}+-{o['ci']} vs {t.mean}+-{t.ci}")
                 if k > 0:
                     check(f"paired-bs {metric_name} {n} p-value", o["p_value"] == t.p_value, f"{o['p_value']} vs {t.p_value}")
-            # every resample score of the baseline, as sacreBLEU computes them
-            bl_stats = metric._extract_corpus_statistics(outputs[names[0]], None)
-            _, ref_scores = _bootstrap_resample(bl_stats, metric, args.samples)
-            our_scores = [float(x) for x in open(dump).readline().split()]
-            same = len(our_scores) == len(ref_scores) and all(a == b.score for a, b in zip(our_scores, ref_scores))
-            worst = max(abs(a - b.score) for a, b in zip(our_scores, ref_scores))
-            check(f"paired-bs {metric_name} per-resample scores identical", same, f"max difference {worst}")
+            # every resample score of every system (one dump line each, the baseline first), as
+            # sacreBLEU computes them (its resampling draws the same indices for each system)
+            lines = open(dump).read().splitlines()
+            check(f"paired-bs {metric_name} resample dump has a line per system", len(lines) == len(names),
+                  f"{len(lines)} lines for {len(names)} systems")
+            for n, line in zip(names, lines):
+                stats = metric._extract_corpus_statistics(outputs[n], None)
+                _, ref_scores = _bootstrap_resample(stats, metric, args.samples)
+                our_scores = [float(x) for x in line.split()]
+                same = len(our_scores) == len(ref_scores) and all(a == b.score for a, b in zip(our_scores, ref_scores))
+                worst = max((abs(a - b.score) for a, b in zip(our_scores, ref_scores)), default=float("inf"))
+                check(f"paired-bs {metric_name} {n} per-resample scores identical", same, f"max difference {worst}")
         # approximate randomisation: replay sacreBLEU's own trial selections
         trials = max(200, args.samples)
         sel = np.random.default_rng(12345).integers(2, size=(trials, n_seg), dtype=bool)

@@ -7,8 +7,10 @@ RIBES.py 1.03.1 and NLTK differ by definition in two places (docs/evaluation.md)
      first (and NLTK's n-gram lists stop at the reference length).
 So the per-sentence scores must agree (to 1e-9) exactly on the sentences where neither matters:
 every hypothesis word found in the reference is unique in both, and every ascending pair lies inside
-a +1 run. The test checks those, requires that they are a real share of the data, and prints how
-many sentences fall under each difference. Prints 'N passed, N failed'.
+a +1 run. The test checks those, and their corpus score (synmt-score run on them alone against the
+mean of NLTK's scores), requires that they are a real share of the data, and prints how many
+sentences fall under each difference. The sentences outside that share are compared with RIBES.py
+itself by check_ribes_vs_ribes_py.py, which runs only where SYNMT_RIBES_PY names a copy of it. Prints 'N passed, N failed'.
 """
 import argparse
 import gzip
@@ -65,7 +67,7 @@ def main():
                                  check=True, capture_output=True, text=True).stdout
             ours = json.loads(out)["sentences"]
             comparable = context = kendall = 0
-            bad = []
+            bad, kept = [], []
             for i, (h, r) in enumerate(zip(hyps, refs)):
                 hw, rw = words(h), words(r)
                 needs_context = any(x in rw and (rw.count(x) > 1 or hw.count(x) > 1) for x in hw)
@@ -80,13 +82,23 @@ def main():
                     continue  # RIBES.py's special case (nkt = 1); NLTK has tau = -1 there
                 comparable += 1
                 theirs = sentence_ribes([rw], hw)
+                kept.append((i, max(theirs, 0.0)))
                 if abs(ours[i] - max(theirs, 0.0)) > 1e-9:
                     bad.append((i, ours[i], theirs))
+            # the corpus score of the comparable sentences alone (synmt-score's own aggregation, run
+            # on them as a corpus) equals the mean of NLTK's sentence scores
+            open(hp, "w", encoding="utf-8").write("\n".join(hyps[i] for i, _ in kept) + "\n")
+            open(rp, "w", encoding="utf-8").write("\n".join(refs[i] for i, _ in kept) + "\n")
+            corpus = json.loads(subprocess.run([args.score, "ribes", "-r", rp, "--format", "json", hp],
+                                               check=True, capture_output=True, text=True).stdout)["score"]
+            nltk_corpus = sum(v for _, v in kept) / max(len(kept), 1)
             name = hyp_path.split("/")[-1]
             print(f"{name}: {len(hyps)} sentences; comparable {comparable}, differ by alignment order {context}, "
                   f"by Kendall definition {kendall}")
             ok_share = comparable >= 0.03 * len(hyps) and comparable >= 30
             for label, ok, detail in ((f"{name} comparable sentences agree", not bad, f"{bad[:3]}"),
+                                      (f"{name} corpus score of the comparable sentences", abs(corpus - nltk_corpus) < 1e-9,
+                                       f"{corpus} vs {nltk_corpus}"),
                                       (f"{name} enough comparable sentences", ok_share, f"{comparable}")):
                 if ok:
                     passed += 1

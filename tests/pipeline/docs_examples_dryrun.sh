@@ -13,12 +13,18 @@ import re, sys, yaml
 doc, out = sys.argv[1], sys.argv[2]
 blocks = [yaml.safe_load(b) for b in re.findall(r"```yaml\n(.*?)```", open(doc).read(), re.S)]
 blocks = [{k: v for k, v in b.items()} for b in blocks]
-corpora = {k: v for b in blocks for k, v in b.items() if isinstance(v, dict) and "files" in v}
-config = {"corpora": [f"{out}/corpora.yaml"], "work_dir": f"{out}/work", "results_dir": f"{out}/results"}
+# a block is either corpus entries (every value has files) or configuration: every configuration key
+# goes to the schema (a misspelt or new key is judged there, never dropped here)
+corpora, config = {}, {"corpora": [f"{out}/corpora.yaml"], "work_dir": f"{out}/work", "results_dir": f"{out}/results"}
 for b in blocks:
-    for key in ("pairs", "systems", "tables", "experiment"):
-        if key in b:
-            config.setdefault(key, {}).update(b[key])
+    if all(isinstance(v, dict) and "files" in v for v in b.values()):
+        corpora.update(b)
+        continue
+    for key, value in b.items():
+        if isinstance(value, dict):
+            config.setdefault(key, {}).update(value)
+        else:
+            config[key] = value
 missing = [k for k in ("pairs", "systems", "tables", "experiment") if k not in config]
 assert corpora and not missing, f"{doc}: examples lack {missing or 'a corpus entry'}"
 yaml.safe_dump(corpora, open(f"{out}/corpora.yaml", "w"))
@@ -48,7 +54,12 @@ PY
   --config work_dir="$T/work2" results_dir="$T/results2" > "$T/dry2.txt" 2>&1 || { cat "$T/dry2.txt"; echo "the reproducing.md example does not dry-run"; exit 1; }
 "$VENV/bin/snakemake" -n "$T/results2/tables/sa_nmt_table2.md" --configfile pipeline/config/experiments/sa_nmt.mini.yaml "$T/my.yaml" \
   --config work_dir="$T/work2" results_dir="$T/results2" > "$T/dry3.txt" 2>&1 || { tail -20 "$T/dry3.txt"; exit 1; }
-grep -q "system=my_variant.sa_mini_en_de.s1" "$T/dry3.txt" || { echo "the example's system is not planned"; exit 1; }
+grep -q "output: .*/systems/my_variant.sa_mini_en_de.s1/best.pt" "$T/dry3.txt" || { echo "the example's system is not trained"; exit 1; }
+# its comparisons (compare: NMT and SA-NMT shared): significance jobs of each pair against the variant
+for baseline in nmt sa_shared; do
+  grep -qE "output: .*/significance/sa_mini_en_de/[^/]+/[a-z_]+/$baseline(@s[0-9]+)?--my_variant(@s[0-9]+)?\.json" "$T/dry3.txt" \
+    || { echo "no significance test of my_variant against $baseline is planned"; exit 1; }
+done
 echo "docs/reproducing.md example: dry run plans $(grep -E '^total' "$T/dry2.txt" | head -1 | awk '{print $2}') jobs"
 echo "2 passed, 0 failed"
 # docs/cluster.md: the multi-rank system, over config.yaml, with the SLURM profile: its training job
@@ -67,8 +78,13 @@ blocks docs/cluster.md "$T/cluster.yaml"
 USER=${USER:-$(id -un)} "$VENV/bin/snakemake" -n "$T/results4/systems/transformer_big/summary.json" --profile cluster/slurm \
   --configfile pipeline/config/config.yaml "$T/cluster.yaml" --config work_dir="$T/work4" results_dir="$T/results4" > "$T/dry4.txt" 2>&1 \
   || { tail -20 "$T/dry4.txt"; echo "the cluster.md example does not dry-run"; exit 1; }
-grep -q "system=transformer_big" "$T/dry4.txt" && grep -qE "tasks=4|mpi=4" "$T/dry4.txt" \
-  || { grep -A8 "^rule train" "$T/dry4.txt" | head -12; echo "the cluster.md system is not planned on 4 ranks"; exit 1; }
+# the train job's resources: 4 tasks launched as MPI ranks (mpi: the SLURM plugin submits --ntasks),
+# 4 GPUs, the memory of 4 ranks
+resources=$(grep -A12 '^rule train:' "$T/dry4.txt" | grep -m1 'resources:' || true)
+for need in 'tasks=4(,|$)' 'mpi=4(,|$)' 'gpu=4(,|$)' 'mem_mb=64000(,|$)'; do
+  grep -qE "$need" <<< "$resources" \
+    || { grep -A12 "^rule train:" "$T/dry4.txt"; echo "the cluster.md system's train job lacks $need"; exit 1; }
+done
 echo "docs/cluster.md example: its 4-rank training job is planned with the SLURM profile"
 # docs/multitask.md: the two pairs, and one system on the multi-task pair (the page defines pairs
 # only): its data must come from the multi-task rules and the parse of the other pair
@@ -80,7 +96,7 @@ YAML
 "$VENV/bin/snakemake" -n "$T/results5/systems/multitask_check/summary.json" --quiet rules \
   --configfile pipeline/config/config.yaml "$T/multitask.yaml" --config work_dir="$T/work5" results_dir="$T/results5" > "$T/dry5.txt" 2>&1 \
   || { tail -20 "$T/dry5.txt"; echo "the multitask.md example does not dry-run"; exit 1; }
-for rule in multitask_parse_train parse_corpus train; do
+for rule in multitask_parse_train multitask_tag_split parse_corpus train; do
   grep -qE "^$rule +[0-9]+" "$T/dry5.txt" || { cat "$T/dry5.txt"; echo "the multitask.md dry run plans no '$rule' job"; exit 1; }
 done
-echo "docs/multitask.md example: the multi-task pair's system plans multitask_parse_train, parse_corpus and train"
+echo "docs/multitask.md example: the multi-task pair's system plans multitask_parse_train, multitask_tag_split, parse_corpus and train"

@@ -78,9 +78,20 @@ for pair in bpe_parsed words_parsed; do
   for split in valid test; do
     grep -q "labels not in $W/labels.src (id 0 = <unk>): vocative" "$T/work/logs/binarize/$pair.$split.log" \
       || { cat "$T/work/logs/binarize/$pair.$split.log"; echo "$pair.$split: unknown label not reported"; exit 1; }
+    grep -q "UPOS not in $W/upos.src (id 0 = <unk>): X" "$T/work/logs/binarize/$pair.$split.log" \
+      || { cat "$T/work/logs/binarize/$pair.$split.log"; echo "$pair.$split: unknown UPOS not reported"; exit 1; }
   done
   grep -q "dataset $W/data/train.h5: 200 pairs" "$T/work/logs/binarize/$pair.train.log" \
     || { cat "$T/work/logs/binarize/$pair.train.log"; echo "$pair: train dataset"; exit 1; }
+  # and it was binarised with its parse: the cache's corpus hash and the label inventory's size (4)
+  "$VENV/bin/python" -c '
+import sys, h5py
+a = h5py.File(sys.argv[1], "r").attrs
+def text(v):
+    return v.decode() if isinstance(v, bytes) else str(v)
+assert len(text(a["src_parse_corpus_sha256"])) == 64, dict(a)
+assert int(text(a["src_label_count"])) == 4, dict(a)
+' "$W/data/train.h5" || { echo "$pair: train.h5 lacks its parse"; exit 1; }
   passed=$((passed + 1))
 done
 # the datasets' contents (ids agree across splits, spans) are checked by synmt_tests'

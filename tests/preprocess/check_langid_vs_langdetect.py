@@ -1,7 +1,9 @@
 """synmt-langid against Python langdetect 1.0.9 (DetectorFactory.seed = 0) on real text in many
 languages: FLORES-200 devtest (en de ru tr ja ar zh), Tatoeba (de en ru tr ja ar), Multi30k
-(en de fr cs) and newstest (en de ru cs tr); every file must be there. Labels must agree on every
-line (disagreeing lines are listed) and the top probability to 1e-4 on every line. Both read the same
+(en de fr cs) and newstest (en de ru cs tr); every file must be there. The first --per-file lines
+(400) of each file are compared, not the whole files (langdetect in Python is slow). Labels must
+agree on every one of those lines (disagreeing lines are listed) and the top probability to 6e-7
+(synmt-langid prints 6 decimals: rounding alone is at most 5e-7) on every line. Both read the same
 profile directory (the pip package's), so that the language order is identical. Also prints the
 speed ratio measured in this run. Prints 'N passed, N failed'.
 """
@@ -64,10 +66,10 @@ def main():
     ours = [(l.split("\t")[0], float(l.split("\t")[1])) for l in out.splitlines()]
     assert len(ours) == len(lines)
     differ = [i for i, (a, b) in enumerate(zip(ours, theirs)) if a[0] != b[0]]
-    prob_off = [i for i, (a, b) in enumerate(zip(ours, theirs)) if a[0] == b[0] and abs(a[1] - b[1]) > 1e-4]
+    prob_off = [i for i, (a, b) in enumerate(zip(ours, theirs)) if a[0] == b[0] and abs(a[1] - b[1]) > 6e-7]
     agreement = 1 - len(differ) / len(lines)
     print(f"{len(lines)} lines from {len(files)} files; labels agree on {100 * agreement:.3f}%; "
-          f"probabilities off by > 1e-4 on {len(prob_off)} agreeing lines")
+          f"probabilities off by > 6e-7 on {len(prob_off)} agreeing lines")
     for i in differ[:20]:
         print(f"  line {i + 1}: synmt {ours[i]} langdetect {theirs[i]}: {lines[i][:80]!r}")
     print(f"speed: langdetect {t1 - t0:.2f} s, synmt-langid {t3 - t2:.2f} s (incl. profile loading), "

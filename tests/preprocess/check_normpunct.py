@@ -1,6 +1,7 @@
 """synmt-tok --normalize-only against sacremoses' MosesPunctNormalizer(perl_parity=True), i.e. Moses'
-normalize-punctuation.perl, on real text (newstest, Multi30k, FLORES, WMT22 outputs) and on 20,000
-seeded random strings built from every character the rules touch (so that each rule fires).
+normalize-punctuation.perl, on real text (the first 3,000 lines of each newstest, Multi30k, FLORES
+and WMT22 output file) and on 20,000 seeded random strings built from every character the rules
+touch (so that each rule fires).
 Prints 'N passed, N failed'.
 """
 import argparse
