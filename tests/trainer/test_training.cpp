@@ -10,6 +10,7 @@
 #include <limits>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <stdexcept>
 
@@ -468,32 +469,34 @@ TEST(BeamSearch, LengthNormalisationAndPriorChangeTheRanking) {
   so.nbest = 4;
   so.max_len_a = 0.0;
   so.max_len_b = 8;
-  // the number of a's in each n-best entry, best first, and the best score
-  auto ranking = [&](double* best) {
+  // the number of a's in each n-best entry, best first; every entry's log p and score by hand:
+  // log p(a^n </s>) = log 0.4 for n = 0, log 0.6 + n log 0.5 after, L = n + 1; score(lp, n) the norm
+  auto ranking = [&](const std::function<double(double, double)>& score) {
     const auto result = synmt::beam_search(model, b, so);
     std::vector<std::size_t> lengths;
     for (const auto& h : result[0]) {
       for (auto token : h.tokens) EXPECT_EQ(token, PreviousTokenModel::kA);
+      const double n = static_cast<double>(h.tokens.size());
+      const double lp = n == 0 ? std::log(0.4) : std::log(0.6) + n * std::log(0.5);
+      EXPECT_NEAR(h.log_prob, lp, 1e-9) << n;
+      EXPECT_NEAR(h.score, score(lp, n), 1e-9) << n;
       lengths.push_back(h.tokens.size());
     }
-    *best = result[0].front().score;
     return lengths;
   };
-  double best = 0;
   so.length_penalty = 0.0;  // raw log p
-  EXPECT_EQ(ranking(&best), (std::vector<std::size_t>{0, 1, 2, 3}));
-  EXPECT_NEAR(best, std::log(0.4), 1e-9);
+  EXPECT_EQ(ranking([](double lp, double) { return lp; }), (std::vector<std::size_t>{0, 1, 2, 3}));
   so.length_penalty = 1.0;  // GNMT: log p / ((5 + L) / 6)
-  EXPECT_EQ(ranking(&best), (std::vector<std::size_t>{0, 1, 2, 3}));
+  EXPECT_EQ(ranking([](double lp, double n) { return lp / ((5 + n + 1) / 6); }), (std::vector<std::size_t>{0, 1, 2, 3}));
   so.length_norm = "average";  // log p / L
-  EXPECT_EQ(ranking(&best), (std::vector<std::size_t>{1, 2, 3, 0}));
-  EXPECT_NEAR(best, (std::log(0.6) + std::log(0.5)) / 2, 1e-9);
-  so.length_norm = "fairseq";  // log p / L^alpha, alpha 1: the average
-  EXPECT_EQ(ranking(&best), (std::vector<std::size_t>{1, 2, 3, 0}));
+  EXPECT_EQ(ranking([](double lp, double n) { return lp / (n + 1); }), (std::vector<std::size_t>{1, 2, 3, 0}));
+  so.length_norm = "fairseq";  // log p / L^alpha
+  so.length_penalty = 0.5;
+  EXPECT_EQ(ranking([](double lp, double n) { return lp / std::sqrt(n + 1); }), (std::vector<std::size_t>{1, 0, 2, 3}));
+  so.length_penalty = 1.0;
   so.length_norm = "average";
   so.length_prior = [](int64_t, int64_t len) { return -2.0 * static_cast<double>(len - 1); };
-  EXPECT_EQ(ranking(&best), (std::vector<std::size_t>{0, 1, 2, 3}));
-  EXPECT_NEAR(best, std::log(0.4), 1e-9);
+  EXPECT_EQ(ranking([](double lp, double n) { return (lp - 2 * n) / (n + 1); }), (std::vector<std::size_t>{0, 1, 2, 3}));
 }
 
 // Attention collected by beam search: one row per output step, each a distribution over the
