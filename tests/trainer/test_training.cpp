@@ -457,6 +457,16 @@ class PreviousTokenModel : public synmt::Seq2SeqModel {
   }
   nlohmann::json describe() const override { return {{"arch", "previous_token"}}; }
 };
+
+// Its four outputs a^0..a^3 as a 4-best list: beam 4, a length limit of max_len words
+synmt::SearchOptions four_best(int max_len) {
+  synmt::SearchOptions so;
+  so.beam_size = 4;
+  so.nbest = 4;
+  so.max_len_a = 0.0;
+  so.max_len_b = max_len;
+  return so;
+}
 }  // namespace
 
 TEST(BeamSearch, LengthNormalisationAndPriorChangeTheRanking) {
@@ -464,11 +474,7 @@ TEST(BeamSearch, LengthNormalisationAndPriorChangeTheRanking) {
   auto data = copy_task(2);
   synmt::BatchIterator it(data, {});
   auto b = it.make_batch({0});
-  synmt::SearchOptions so;
-  so.beam_size = 4;
-  so.nbest = 4;
-  so.max_len_a = 0.0;
-  so.max_len_b = 8;
+  auto so = four_best(8);
   // the number of a's in each n-best entry, best first; every entry's log p and score by hand:
   // log p(a^n </s>) = log 0.4 for n = 0, log 0.6 + n log 0.5 after, L = n + 1; score(lp, n) the norm
   auto ranking = [&](const std::function<double(double, double)>& score) {
@@ -537,12 +543,8 @@ TEST(BeamSearch, CollectsOneAttentionRowPerStep) {
   auto data = copy_task(2);
   synmt::BatchIterator it(data, {});
   auto b = it.make_batch({0});
-  synmt::SearchOptions so;
-  so.max_len_a = 0.0;
-  so.max_len_b = 12;
+  auto so = four_best(12);
   so.collect_attention = true;
-  so.beam_size = 4;
-  so.nbest = 4;
   so.length_penalty = 0.0;
   const auto ended = synmt::beam_search(scripted, b, so);
   ASSERT_EQ(ended[0].size(), 4u);
