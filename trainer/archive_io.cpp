@@ -1,5 +1,9 @@
 #include "trainer/archive_io.h"
 
+#include <c10/util/Exception.h>
+#include <nlohmann/json.hpp>
+#include <torch/csrc/jit/frontend/error_report.h>
+
 #include <algorithm>
 #include <sstream>
 
@@ -26,7 +30,9 @@ void save_archive(torch::serialize::OutputArchive& archive, const std::string& p
 
 std::string first_line(const char* message) {
   const std::string m = message;
-  return m.substr(0, m.find('\n'));
+  // TorchScript's error reports start with a newline: their first line with text
+  const std::size_t start = std::min(m.find_first_not_of(" \n"), m.size());
+  return m.substr(start, m.find('\n', start) - start);
 }
 
 void load_archive(torch::serialize::InputArchive& archive, const std::string& path, const torch::Device& device,
@@ -49,8 +55,28 @@ void load_archive(torch::serialize::InputArchive& archive, const std::string& pa
   for (std::size_t i = 0; i < pickles.size(); ++i) check_pickle_lengths(bytes[i], path, pickles[i].name);
   try {
     archive.load_from(path, device);
-  } catch (const std::exception&) {  // c10::Error, and TorchScript's parser errors on a damaged data.pkl
-    throw InputError(path, 0, "not a readable " + what + " (truncated or not a synmt/LibTorch file)");
+  } catch (...) {  // c10::Error, and TorchScript's parser errors on a damaged data.pkl
+    rethrow_archive_error(path, what);
+  }
+}
+
+void rethrow_archive_error(const std::string& path, const std::string& what) {
+  try {
+    throw;
+  } catch (const InputError&) {
+    throw;
+  } catch (const ConfigError& e) {
+    throw InputError(path, 0,
+                     "the " + what + "'s stored configuration: " + e.what() +
+                         " (written by another build of synmt? rebuild every tool: cmake --build build)");
+  } catch (const c10::Error& e) {  // LibTorch's checks (TORCH_CHECK), its subclasses included
+    throw InputError(path, 0, "a damaged " + what + " (" + first_line(e.what()) + ")");
+  } catch (const torch::jit::ErrorReport& e) {  // TorchScript's type parser on a damaged data.pkl
+    throw InputError(path, 0, "a damaged " + what + " (" + first_line(e.what()) + ")");
+  } catch (const nlohmann::json::exception& e) {  // the stored configuration
+    throw InputError(path, 0, "a damaged " + what + " (" + first_line(e.what()) + ")");
+  } catch (const std::runtime_error& e) {  // TorchScript's lexer and parser on a damaged code/ file
+    throw InputError(path, 0, "a damaged " + what + " (" + first_line(e.what()) + ")");
   }
 }
 

@@ -24,27 +24,29 @@ void save_archive(torch::serialize::OutputArchive& archive, const std::string& p
 void load_archive(torch::serialize::InputArchive& archive, const std::string& path, const torch::Device& device,
                   const std::string& what);
 
-// The first line of an exception's message (LibTorch appends a C++ backtrace to its own).
+// The first line with text of an exception's message (LibTorch appends a C++ backtrace to its own;
+// TorchScript's error reports start with an empty line).
 std::string first_line(const char* message);
 
+// Called inside a catch block: rethrows the exception in flight as what it means for `path`, a
+// `what` (checkpoint, training state, parser model). What a damaged archive makes LibTorch or the
+// JSON library throw (c10::Error, TorchScript's error reports, the std::runtime_error its parser
+// throws on a damaged code/ file, nlohmann::json errors) becomes an InputError naming the file; synmt's InputErrors pass as they are; a ConfigError (a stored config
+// no model accepts) gets the file's name and a hint: the usual cause is a newer build's option read
+// by a tool not rebuilt with it (one target rebuilt, the others left as they were). Anything else
+// (std::out_of_range, std::bad_alloc, a logic error in synmt's own reading code) is a bug or an
+// exhausted machine, not a damaged file, and propagates unchanged: a file must not take the blame,
+// and tests/fuzz/fuzz_checkpoint aborts on it.
+[[noreturn]] void rethrow_archive_error(const std::string& path, const std::string& what);
+
 // Runs `read` (the reads from a loaded archive: records, the stored JSON, parameters) and turns
-// what a damaged archive makes LibTorch or the JSON library throw (c10::Error, TorchScript's
-// parser errors, JSON errors) into an InputError naming `path`. synmt's InputErrors pass as they
-// are; a ConfigError (a stored config no model accepts) gets the file's name, and a hint: the usual
-// cause is a newer build's option read by a tool not rebuilt with it (one target rebuilt, the
-// others left as they were).
+// its errors into what they mean for `path` (rethrow_archive_error).
 template <class Read>
 auto read_archive_records(const std::string& path, const std::string& what, Read&& read) -> decltype(read()) {
   try {
     return read();
-  } catch (const InputError&) {
-    throw;
-  } catch (const ConfigError& e) {
-    throw InputError(path, 0,
-                     "the " + what + "'s stored configuration: " + e.what() +
-                         " (written by another build of synmt? rebuild every tool: cmake --build build)");
-  } catch (const std::exception& e) {
-    throw InputError(path, 0, "a damaged " + what + " (" + first_line(e.what()) + ")");
+  } catch (...) {
+    rethrow_archive_error(path, what);
   }
 }
 

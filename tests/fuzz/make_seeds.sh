@@ -51,15 +51,17 @@ for t in fuzz_dataset_h5 fuzz_parse_cache_h5 fuzz_analysis_h5; do
   for i in 1 2 3 4; do head -c $((64 * i)) /dev/urandom > "$C/$t/random_$i"; done
 done
 
-# a real checkpoint of the smallest model (two updates on 64 pairs)
+# a real checkpoint and training state of the smallest model (one epoch: two updates on 64 pairs;
+# the state is saved at the epoch's end)
 head -64 "$T/en.txt" > "$T/s"; head -64 "$T/de.txt" > "$T/t"
 "$BIN/synmt-binarize" vocab -i "$T/s" -o "$T/vs" --max-size 40 2>/dev/null
 "$BIN/synmt-binarize" vocab -i "$T/t" -o "$T/vt" --max-size 40 2>/dev/null
 "$BIN/synmt-binarize" data --src "$T/s" --tgt "$T/t" --src-vocab "$T/vs" --tgt-vocab "$T/vt" -o "$T/d.h5" 2>/dev/null
-printf '{"model": {"arch": "rnn_tiny"}, "train": {"batch_size": 32, "max_steps": 2, "threads": 1}}\n' > "$T/cfg.json"
+printf '{"model": {"arch": "rnn_tiny"}, "train": {"batch_size": 32, "max_epochs": 1, "threads": 1}}\n' > "$T/cfg.json"
 "$BIN/synmt-train" -c "$T/cfg.json" --tiny --train "$T/d.h5" --valid "$T/d.h5" --src-vocab "$T/vs" --tgt-vocab "$T/vt" \
   --dist single -o "$T/run" > /dev/null 2>&1
 cp "$T/run/best.pt" "$C/fuzz_checkpoint/rnn_tiny_best.pt"
+cp "$T/run/state.pt" "$C/fuzz_checkpoint/rnn_tiny_state.pt"
 # the same without its seal (core/sealed_zip.h), so that mutations reach LibTorch's own reader
 python3 - "$T/run/best.pt" "$C/fuzz_checkpoint/rnn_tiny_best_unsealed.pt" <<'PY'
 import sys

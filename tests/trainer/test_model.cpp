@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/sealed_zip.h"
 #include "core/zip_members.h"
+#include "trainer/archive_io.h"
 #include "preprocess/vocab.h"
 #include "trainer/data/batches.h"
 #include "trainer/models/registry.h"
@@ -177,6 +178,57 @@ TEST(Checkpoint, RefusesSizesTheFileCannotHold) {
   }
   EXPECT_GT(deflated, 0) << "LibTorch no longer deflates any member: the fuzzer's case is gone, update this test";
   EXPECT_EQ(load_error(resealed(original, [](std::string&) {})), "loaded");  // resealing alone changes nothing
+}
+
+// What LibTorch and the JSON library throw on a damaged archive becomes an InputError naming the
+// file; anything else (a bug in synmt's own reading code, an exhausted machine) propagates as it is:
+// a file must not take the blame for it, and tests/fuzz/fuzz_checkpoint must see it.
+TEST(Checkpoint, OnlyLibraryErrorsOnDamagedBytesBecomeInputErrors) {
+  const std::string path = "/nowhere/model.pt";
+  auto message_of = [&](const std::function<int()>& read) -> std::string {
+    try {
+      synmt::read_archive_records(path, "checkpoint", read);
+    } catch (const synmt::InputError& e) {
+      return e.what();
+    }
+    return "no InputError";
+  };
+  const std::string torch_error = message_of([]() -> int {
+    TORCH_CHECK(false, "a storage of 3 bytes for 12");
+    return 0;
+  });
+  EXPECT_NE(torch_error.find(path), std::string::npos) << torch_error;
+  EXPECT_NE(torch_error.find("a damaged checkpoint (a storage of 3 bytes for 12"), std::string::npos) << torch_error;
+  const std::string json_error = message_of([]() -> int { return nlohmann::json::parse("{\"model\": ").size(); });
+  EXPECT_NE(json_error.find(path), std::string::npos) << json_error;
+  EXPECT_NE(json_error.find("a damaged checkpoint ([json.exception.parse_error"), std::string::npos) << json_error;
+  EXPECT_EQ(message_of([]() -> int { throw synmt::InputError("/other.pt", 0, "as it was"); }), "/other.pt: as it was");
+  EXPECT_THROW(synmt::read_archive_records(path, "checkpoint", []() -> int { throw std::out_of_range("index 7"); }),
+               std::out_of_range);
+  EXPECT_THROW(synmt::read_archive_records(path, "checkpoint", []() -> int { throw std::bad_alloc(); }), std::bad_alloc);
+}
+
+// A checkpoint is a TorchScript module: LibTorch compiles the class definitions under code/ when it
+// loads one. A damaged definition (sealed anew, so that LibTorch reads it) makes its type parser
+// throw an error report whose message starts with an empty line, and its parser a plain
+// std::runtime_error: both are InputErrors naming the file, with the first line that says something.
+TEST(Checkpoint, TorchScriptErrorsOnDamagedClassDefinitionsAreInputErrors) {
+  const std::string path = synmt::test::tmp_path("tiny.pt");
+  auto model = synmt::create_model(tiny_model());
+  synmt::save_checkpoint(path, *model, {{"model", tiny_model()}, {"vocab", {{"src_sha256", "a"}, {"tgt_sha256", "b"}}}});
+  std::stringstream read;
+  read << std::ifstream(path, std::ios::binary).rdbuf();
+  const std::string original = read.str();
+  const std::string declaration = "  weight : Tensor\n";  // an embedding's class definition, stored uncompressed
+  const std::size_t at = original.find(declaration);
+  ASSERT_NE(at, std::string::npos) << "LibTorch no longer stores a class definition declaring 'weight : Tensor'";
+  const auto damaged = [&](const std::string& replacement) {
+    return load_error(resealed(original, [&](std::string& b) { b.replace(at, declaration.size(), replacement); }));
+  };
+  const std::string unknown_type = damaged("  weight : Tensxr\n");
+  EXPECT_NE(unknown_type.find("damaged.pt: a damaged checkpoint (Unknown type name 'Tensxr':)"), std::string::npos) << unknown_type;
+  const std::string syntax = damaged("  weight ( Tensor\n");
+  EXPECT_NE(syntax.find("damaged.pt: a damaged checkpoint (expected ) but found 'eof' here:)"), std::string::npos) << syntax;
 }
 
 // SA-NMT's mask_punct_heads: tokens listed in punct_ids head no other token in beta (analysis),

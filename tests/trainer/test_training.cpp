@@ -3,6 +3,7 @@
 // ensembles.
 #include <gtest/gtest.h>
 
+#include <ATen/CPUGeneratorImpl.h>
 #include <torch/optim/sgd.h>
 
 #include <algorithm>
@@ -28,6 +29,7 @@
 #include "trainer/train/training_state.h"
 #include "trainer/train/update_step.h"
 #include "trainer/loop/validation_policy.h"
+#include "tests/test_util.h"
 #include "tests/trainer/tiny_models.h"
 
 namespace {
@@ -582,4 +584,44 @@ TEST(TrainingState, AStateSavedBeforeAnOptionExistedIsTheSameTrainingUnderItsDef
   full_train["train"]["weight_decay"] = 0.01;
   EXPECT_FALSE(synmt::training_state_matches(path, full_train.dump()));
   std::filesystem::remove(path);
+}
+
+// A sealed state proves its bytes are the ones written, not that they are sane: counters out of
+// range (a negative position in the epoch's batch plan would index it out of bounds) are refused
+// with the file's name; the same state with sane counters resumes where it was saved.
+TEST(TrainingState, CountersOutOfRangeAreRefused) {
+  const auto resolved = synmt::test::tiny_arch("rnn_tiny");
+  auto model = synmt::create_model(resolved);
+  torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.1));
+  const std::string config = nlohmann::json{{"model", resolved}, {"train", {{"lr", 0.1}}}}.dump();
+  const auto path = synmt::test::tmp_path("state_counters.pt");
+  const auto rng = at::detail::getDefaultCPUGenerator().get_state().unsqueeze(0);
+  auto load_error = [&](const synmt::TrainingCursor& cursor) -> std::string {
+    synmt::save_training_state(path, *model, optimizer, cursor, config, rng);
+    try {
+      const auto back = synmt::load_training_state(path, *model, optimizer, config, 0, 1);
+      return "resumed at epoch " + std::to_string(back.epoch) + ", batch " + std::to_string(back.batch_in_epoch);
+    } catch (const synmt::InputError& e) {
+      return e.what();
+    }
+  };
+  synmt::TrainingCursor sane;
+  sane.epoch = 3;
+  sane.batch_in_epoch = 17;
+  sane.lr = 0.05;
+  EXPECT_EQ(load_error(sane), "resumed at epoch 3, batch 17");
+  auto negative_batch = sane;
+  negative_batch.batch_in_epoch = -2;
+  EXPECT_EQ(load_error(negative_batch), path + ": a damaged training state (counter 1 is -2)");
+  auto epoch_zero = sane;
+  epoch_zero.epoch = 0;
+  EXPECT_EQ(load_error(epoch_zero), path + ": a damaged training state (counter 0 is 0)");
+  auto no_validation_yet = sane;
+  no_validation_yet.last_validation_step = -1;  // the one counter that may be -1
+  EXPECT_EQ(load_error(no_validation_yet), "resumed at epoch 3, batch 17");
+  no_validation_yet.last_validation_step = -2;
+  EXPECT_EQ(load_error(no_validation_yet), path + ": a damaged training state (counter 9 is -2)");
+  auto nan_rate = sane;
+  nan_rate.lr = std::nan("");
+  EXPECT_NE(load_error(nan_rate).find(path + ": a damaged training state (learning rate"), std::string::npos) << load_error(nan_rate);
 }

@@ -4,6 +4,9 @@
 #include <nlohmann/json.hpp>
 #include <torch/serialize.h>
 
+#include <cmath>
+#include <limits>
+
 #include "core/error.h"
 #include "trainer/archive_io.h"
 #include "trainer/device.h"
@@ -118,6 +121,16 @@ TrainingCursor load_training_state(const std::string& path, Seq2SeqModel& model,
     TrainingCursor c;
     auto i = ints.accessor<int64_t, 1>();
     auto r = reals.accessor<double, 1>();
+    // The seal proves the bytes are the ones written, not that a writer wrote sane ones: a negative
+    // position would index the epoch's batch plan out of bounds, an epoch beyond int would wrap
+    for (int k = 0; k < 10; ++k) {
+      const int64_t least = k == 0 ? 1 : k == 9 ? -1 : 0;  // epochs count from 1; no validation yet is -1
+      const bool is_int = k == 0 || k == 3 || k == 4 || k == 6 || k == 8;
+      if (i[k] < least || (is_int && i[k] > std::numeric_limits<int>::max()))
+        throw InputError(path, 0, "a damaged training state (counter " + std::to_string(k) + " is " + std::to_string(i[k]) + ")");
+    }
+    if (!std::isfinite(r[0]) || r[0] < 0)
+      throw InputError(path, 0, "a damaged training state (learning rate " + std::to_string(r[0]) + ")");
     c.epoch = static_cast<int>(i[0]);
     c.batch_in_epoch = i[1];
     c.steps = i[2];
