@@ -25,15 +25,14 @@ std::string_view bytes(const std::vector<T>& v) {
   return {reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T)};
 }
 
-// A checksum over every array and name list: a file whose arrays were cut or altered is refused.
+}  // namespace
+
 std::string content_checksum(const ParsedCorpus& p) {
   std::string all;
   for (auto part : {bytes(p.heads), bytes(p.labels), bytes(p.upos), bytes(p.offsets)}) all.append(part);
   all += join_lines(p.label_names) + "\x1f" + join_lines(p.upos_names);
   return sha256_hex(all);
 }
-
-}  // namespace
 
 void ParsedCorpus::add(const std::vector<int32_t>& h, const std::vector<std::string>& l, const std::vector<std::string>& u) {
   if (h.size() != l.size() || h.size() != u.size())

@@ -29,6 +29,9 @@ struct ParsedCorpus {
 };
 
 void write_parse_cache(const std::string& path, const ParsedCorpus& parses);
+// The checksum write_parse_cache stores (content_sha256) over every array and name list: a cache
+// whose arrays were cut or altered is refused.
+std::string content_checksum(const ParsedCorpus& parses);
 // Throws InputError naming `path` on any problem; an empty expected key skips that check.
 ParsedCorpus read_parse_cache(const std::string& path, const std::string& expected_corpus_sha256,
                               const std::string& expected_parser_id);

@@ -14,6 +14,13 @@ namespace synmt::fetch {
 
 namespace {
 
+// libarchive's message for the last error; it may have none (NULL: a damaged zip entry's data, found
+// by tests/fuzz/fuzz_fetch, where appending it to a std::string crashed)
+std::string error_text(archive* a) {
+  const char* text = archive_error_string(a);
+  return text != nullptr ? text : "libarchive gave no detail";
+}
+
 bool is_hex(const std::string& s, std::size_t n) {
   return s.size() == n && std::all_of(s.begin(), s.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
@@ -85,7 +92,7 @@ void extract_members(const std::string& path, const std::vector<MemberRequest>& 
   archive_read_support_filter_all(a.get());
   archive_read_support_format_all(a.get());
   if (archive_read_open_filename(a.get(), path.c_str(), 1 << 16) != ARCHIVE_OK)
-    throw InputError(path, 0, std::string("cannot read as an archive: ") + archive_error_string(a.get()));
+    throw InputError(path, 0, std::string("cannot read as an archive: ") + error_text(a.get()));
   std::multimap<std::string, const MemberRequest*> wanted;
   for (const auto& r : requests) wanted.emplace(normalise_member(r.member), &r);
   std::set<std::string> pending;
@@ -109,14 +116,14 @@ void extract_members(const std::string& path, const std::vector<MemberRequest>& 
     for (;;) {
       const la_ssize_t n = archive_read_data(a.get(), buf.data(), buf.size());
       if (n < 0)
-        throw InputError(member_name(path, name), 0, std::string("corrupt archive data: ") + archive_error_string(a.get()));
+        throw InputError(member_name(path, name), 0, std::string("corrupt archive data: ") + error_text(a.get()));
       if (n == 0) break;
       for (auto& o : outs) o->write(std::string_view(buf.data(), static_cast<std::size_t>(n)));
     }
     for (auto& o : outs) o->commit();
   }
   if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN && rc != ARCHIVE_EOF)
-    throw InputError(path, 0, std::string("corrupt archive: ") + archive_error_string(a.get()));
+    throw InputError(path, 0, std::string("corrupt archive: ") + error_text(a.get()));
   if (!pending.empty()) throw InputError(path, 0, missing_member_message(*pending.begin(), names));
 }
 

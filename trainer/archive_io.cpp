@@ -55,8 +55,11 @@ void load_archive(torch::serialize::InputArchive& archive, const std::string& pa
   for (std::size_t i = 0; i < pickles.size(); ++i) check_pickle_lengths(bytes[i], path, pickles[i].name);
   try {
     archive.load_from(path, device);
-  } catch (...) {  // c10::Error, and TorchScript's parser errors on a damaged data.pkl
-    rethrow_archive_error(path, what);
+  } catch (const std::exception& e) {
+    // Only LibTorch's reader runs here, so whatever it throws means the bytes are not a readable
+    // archive: c10::Error, TorchScript's error reports and parser errors on a damaged code/ file,
+    // and even a std::out_of_range from a map lookup on a damaged data.pkl (found by fuzz_checkpoint)
+    throw InputError(path, 0, "a damaged " + what + " (" + first_line(e.what()) + ")");
   }
 }
 

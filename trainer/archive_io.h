@@ -20,7 +20,7 @@ namespace synmt {
 // keeps its previous content.
 void save_archive(torch::serialize::OutputArchive& archive, const std::string& path);
 // InputError naming `path` (and saying it is a `what`) when it is truncated, damaged, unsealed or
-// not a LibTorch archive.
+// not a LibTorch archive: any exception from LibTorch's reader (only its code runs in there).
 void load_archive(torch::serialize::InputArchive& archive, const std::string& path, const torch::Device& device,
                   const std::string& what);
 
@@ -28,7 +28,8 @@ void load_archive(torch::serialize::InputArchive& archive, const std::string& pa
 // TorchScript's error reports start with an empty line).
 std::string first_line(const char* message);
 
-// Called inside a catch block: rethrows the exception in flight as what it means for `path`, a
+// Called inside a catch block around synmt's reads from a loaded archive (its own code runs there
+// beside LibTorch's): rethrows the exception in flight as what it means for `path`, a
 // `what` (checkpoint, training state, parser model). What a damaged archive makes LibTorch or the
 // JSON library throw (c10::Error, TorchScript's error reports, the std::runtime_error its parser
 // throws on a damaged code/ file, nlohmann::json errors) becomes an InputError naming the file; synmt's InputErrors pass as they are; a ConfigError (a stored config

@@ -42,6 +42,12 @@ mkdir -p "$T/a"
 head -5 "$T/en.txt" > "$T/a/b.txt"
 tar -C "$T" -czf "$T/m.tgz" a/b.txt
 { printf -- '-\ntext\n'; cat "$T/m.tgz"; } > "$C/fuzz_fetch/tgz_text"
+tar -C "$T" -cf "$T/m.tar" a/b.txt
+{ printf -- '-\ntext\n'; cat "$T/m.tar"; } > "$C/fuzz_fetch/tar_text"
+tar -C "$T" -cJf "$T/m.txz" a/b.txt
+{ printf -- '-\ntext\n'; cat "$T/m.txz"; } > "$C/fuzz_fetch/txz_text"
+(cd "$T" && python3 -c 'import zipfile; zipfile.ZipFile("m.zip", "w", zipfile.ZIP_DEFLATED).write("a/b.txt")')
+{ printf -- '-\ntext\n'; cat "$T/m.zip"; } > "$C/fuzz_fetch/zip_text"
 { printf 'md5:0123456789abcdef0123456789abcdef\nsgml\n<doc><seg id="1">Ein Hund .</seg>\n<seg id="2">Zwei</seg></doc>\n'; } > "$C/fuzz_fetch/sgml"
 { printf '%s\nfield:-1\n' "$(printf x | sha256sum | cut -c1-64)"; printf 'a ||| b ||| c\nd ||| e ||| f\n'; } > "$C/fuzz_fetch/field"
 { printf -- '-\ntags\n<url>x</url>\nA talk .\n<talkid>1</talkid>\n'; } > "$C/fuzz_fetch/tags"

@@ -283,3 +283,20 @@ TEST(FetchTool, ArchiveMembersParallelGroupsAndManualMessage) {
             std::string::npos)
       << read(root + "err2");
 }
+
+// Found by tests/fuzz/fuzz_fetch: on this damaged zip (the committed reproducer, after the target's
+// two header lines) libarchive fails without an error message (a null string), which crashed the
+// error's formatting; now a clear error naming the file.
+TEST(FetchArchive, DamagedZipWithoutLibarchiveDetailIsAClearError) {
+  std::ifstream in(std::string(SYNMT_SOURCE_DIR) + "/tests/fuzz/corpus/fuzz_fetch/regression_zip_data_without_error_text", std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_EQ(bytes.compare(0, 7, "-\ntext\n"), 0);
+  const std::string zip = tmp_path("damaged.zip");
+  std::ofstream(zip, std::ios::binary) << bytes.substr(7);
+  try {
+    extract_members(zip, {{"a/b.txt", {}, "", tmp_path("b")}});
+    FAIL() << "no error";
+  } catch (const synmt::InputError& e) {
+    EXPECT_EQ(std::string(e.what()), zip + ": corrupt archive: libarchive gave no detail");
+  }
+}

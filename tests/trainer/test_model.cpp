@@ -231,6 +231,21 @@ TEST(Checkpoint, TorchScriptErrorsOnDamagedClassDefinitionsAreInputErrors) {
   EXPECT_NE(syntax.find("damaged.pt: a damaged checkpoint (expected ) but found 'eof' here:)"), std::string::npos) << syntax;
 }
 
+// Found by fuzz_checkpoint: LibTorch's unpickler throws a bare std::out_of_range (a map lookup) on
+// a damaged data.pkl. Inside LibTorch's reader any exception means the bytes are not a readable
+// archive, so it is an InputError naming the file (the committed reproducer, resealed).
+TEST(Checkpoint, LibTorchReaderLogicErrorsOnDamagedBytesAreInputErrors) {
+  const auto file = std::filesystem::path(__FILE__).parent_path().parent_path() / "fuzz/corpus/fuzz_checkpoint/regression_out_of_range_in_reader.pt";
+  std::stringstream read;
+  read << std::ifstream(file, std::ios::binary).rdbuf();
+  ASSERT_GT(read.str().size(), 1000u) << file;
+  std::string bytes = read.str();
+  synmt::unseal_zip(bytes);  // the fuzzer's input kept its original seal; the target reseals it
+  synmt::seal_zip(bytes);
+  const std::string message = load_error(bytes);
+  EXPECT_NE(message.find("damaged.pt: a damaged checkpoint (Argument passed to at() was not in the map.)"), std::string::npos) << message;
+}
+
 // SA-NMT's mask_punct_heads: tokens listed in punct_ids head no other token in beta (analysis),
 // which they do without the mask; the option needs a head selection.
 TEST(SaNmt, MaskPunctHeadsKeepsListedTokensFromHeading) {
