@@ -9,6 +9,7 @@
 
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/strings.h"
 
 namespace synmt::eval {
 
@@ -78,15 +79,31 @@ LengthPrior LengthPrior::load(const std::string& path) {
   } catch (const nlohmann::json::exception& e) {
     throw InputError(path, 0, std::string("not JSON: ") + e.what());
   }
-  if (!j.is_object() || j.value("format", std::string()) != kLengthPriorFormat)
+  if (!j.is_object() || !j.contains("format") || j["format"] != kLengthPriorFormat)
     throw InputError(path, 0, std::string("not a length prior of format ") + kLengthPriorFormat);
+  if (!j.contains("counts") || !j["counts"].is_object()) throw InputError(path, 0, "malformed counts: no \"counts\" object");
+  // Lengths are token counts (non-negative, within int); counts are pair counts (at least 1; a
+  // row's total at most 2^40 pairs, so that no sum overflows): what estimate() writes. Anything else is a
+  // damaged or hand-edited file, refused rather than read leniently (std::stoll took "12abc" as 12).
+  constexpr int64_t kMaxCount = int64_t{1} << 40;
   std::map<int64_t, std::map<int64_t, int64_t>> counts;
-  try {
-    for (const auto& [lx, row] : j.at("counts").items())
-      for (const auto& [ly, c] : row.items()) counts[std::stoll(lx)][std::stoll(ly)] = c.get<int64_t>();
-  } catch (const std::exception& e) {
-    throw InputError(path, 0, std::string("malformed counts: ") + e.what());
+  std::map<int64_t, int64_t> totals;
+  for (const auto& [lx, row] : j["counts"].items()) {
+    const int src_len = parse_index(lx);
+    if (src_len < 0 || !row.is_object()) throw InputError(path, 0, "malformed counts: source length '" + lx + "'");
+    for (const auto& [ly, c] : row.items()) {
+      const int tgt_len = parse_index(ly);
+      if (tgt_len < 0 || !c.is_number_integer() || c.get<int64_t>() < 1 || c.get<int64_t>() > kMaxCount)
+        throw InputError(path, 0, "malformed counts: source length " + lx + ", target length '" + ly + "': " + c.dump());
+      if (counts[src_len].count(tgt_len) != 0)
+        throw InputError(path, 0, "malformed counts: source length " + lx + ", target length " + ly + " given twice");
+      counts[src_len][tgt_len] = c.get<int64_t>();
+      if ((totals[src_len] += c.get<int64_t>()) > kMaxCount)  // both terms <= 2^40: the sum cannot overflow
+        throw InputError(path, 0, "malformed counts: source length " + lx + " counts more than 2^40 pairs");
+    }
+    if (counts[src_len].empty()) throw InputError(path, 0, "malformed counts: source length " + lx + " has no target lengths");
   }
+  if (counts.empty()) throw InputError(path, 0, "no training pairs in the length prior");
   return from_counts(counts);
 }
 

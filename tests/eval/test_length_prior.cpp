@@ -39,3 +39,34 @@ TEST(LengthPrior, AddOneSmoothedCountsOfAHandBuiltCorpus) {
   EXPECT_THROW(synmt::eval::LengthPrior::load(src), synmt::InputError);
   EXPECT_THROW(synmt::eval::LengthPrior::estimate(src, write("lp.short", "x\n")), synmt::InputError);
 }
+
+// A damaged or hand-edited prior is refused naming the file: a format that is not a string (the
+// JSON library's type error escaped), lengths that are not token counts ("12abc" was read as 12),
+// counts below 1 or not integers (3.7 was read as 3), the same length written twice ("01" and "1"),
+// totals that would overflow, no pairs at all (a ConfigError without the file's name before).
+TEST(LengthPrior, MalformedFilesAreRefusedNamingTheFile) {
+  const std::string ok = R"({"format": "synmt-length-prior-1", "max_target_length": 2, "counts": {"1": {"2": 3}}})";
+  EXPECT_NO_THROW(synmt::eval::LengthPrior::load(write("lp.ok", ok)));
+  for (const std::string& bad :
+       {std::string(R"({"format": 7, "counts": {"1": {"2": 3}}})"),
+        std::string(R"({"format": "synmt-length-prior-1", "counts": {"12abc": {"2": 3}}})"),
+        std::string(R"({"format": "synmt-length-prior-1", "counts": {"-1": {"2": 3}}})"),
+        std::string(R"({"format": "synmt-length-prior-1", "counts": {"1": {"2": 0}}})"),
+        std::string(R"({"format": "synmt-length-prior-1", "counts": {"1": {"2": 3.7}}})"),
+        std::string(R"({"format": "synmt-length-prior-1", "counts": {"1": {"2": "3"}}})"),
+        std::string(R"({"format": "synmt-length-prior-1", "counts": {"1": {"2": 3}, "01": {"2": 3}}})"),
+        std::string(R"({"format": "synmt-length-prior-1", "counts": {"1": {"1": 1099511627776, "2": 1099511627776, "3": 1099511627776}}})"),
+        std::string(R"({"format": "synmt-length-prior-1", "counts": {"1": {}}})"),
+        std::string(R"({"format": "synmt-length-prior-1", "counts": {}})"),
+        std::string(R"({"format": "synmt-length-prior-1", "counts": [1]})")}) {
+    const std::string path = write("lp.bad", bad);
+    try {
+      synmt::eval::LengthPrior::load(path);
+      ADD_FAILURE() << "accepted " << bad;
+    } catch (const synmt::InputError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind(path + ": ", 0), 0u) << e.what();
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << bad << ": not an InputError: " << e.what();
+    }
+  }
+}

@@ -54,4 +54,13 @@ void expect_clear_errors(Body&& body) {
   }
 }
 
+// A finding: the reader's guarantee `what` does not hold for a file it accepted, or a valid file
+// was refused.
+inline void require(bool ok, const std::string& what) {
+  if (!ok) {
+    std::fprintf(stderr, "fuzz finding: %s\n", what.c_str());
+    std::abort();
+  }
+}
+
 }  // namespace synmt::fuzz

@@ -165,13 +165,4 @@ std::string clear_error_of(Body&& body) {
   return error;
 }
 
-// A finding: the reader's guarantee `what` does not hold for a file it accepted, or a valid file
-// was refused.
-inline void require(bool ok, const std::string& what) {
-  if (!ok) {
-    std::fprintf(stderr, "fuzz finding: %s\n", what.c_str());
-    std::abort();
-  }
-}
-
 }  // namespace synmt::fuzz

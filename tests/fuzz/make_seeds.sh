@@ -9,7 +9,7 @@ BIN=$2/bin
 C=$(cd "$(dirname "$0")" && pwd)/corpus
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-mkdir -p "$C"/{fuzz_conllu,fuzz_bpe_codes,fuzz_vocab,fuzz_json_config,fuzz_model_options,fuzz_fetch,fuzz_dataset_h5,fuzz_parse_cache_h5,fuzz_analysis_h5,fuzz_spm_model,fuzz_checkpoint}
+mkdir -p "$C"/{fuzz_conllu,fuzz_bpe_codes,fuzz_vocab,fuzz_json_config,fuzz_model_options,fuzz_fetch,fuzz_dataset_h5,fuzz_parse_cache_h5,fuzz_analysis_h5,fuzz_spm_model,fuzz_checkpoint,fuzz_length_prior,fuzz_inventory}
 
 # CoNLL-U: the first sentences of treebanks with multiword tokens, empty nodes, other scripts
 for tb in UD_English-PUD/en_pud-ud-test UD_German-GSD/de_gsd-ud-test UD_Japanese-PUD/ja_pud-ud-test \
@@ -25,6 +25,11 @@ head -60 "$T/vocab.en" > "$C/fuzz_vocab/vocab_en_head60"
 "$BIN/synmt-bpe" learn -i "$T/de.txt" -o "$T/codes" --symbols 80 2>/dev/null
 head -40 "$T/codes" > "$C/fuzz_bpe_codes/codes_de_40"
 grep -v '^#version' "$T/codes" | head -20 > "$C/fuzz_bpe_codes/codes_de_noheader_20"
+
+# a length prior (synmt-length-prior) and a label inventory (UD relations, <unk> first, byte order)
+"$BIN/synmt-length-prior" --src "$T/en.txt" --tgt "$T/de.txt" -o "$C/fuzz_length_prior/multi30k_300.json" 2>/dev/null
+{ echo '<unk>'; zcat "$DATA/ud/UD_English-PUD/en_pud-ud-test.conllu.gz" | awk -F'\t' 'NF == 10 && $8 != "_" { print $8 }' | LC_ALL=C sort -u; } \
+  > "$C/fuzz_inventory/en_pud_labels.txt"
 
 # SentencePiece: a tiny model without a normalisation table (keeps the seed small)
 "$BIN/synmt-spm" train -i "$T/de.txt" --model-prefix "$T/spm" --vocab-size 60 --model-type bpe 2>/dev/null || true
