@@ -9,7 +9,7 @@ BIN=$2/bin
 C=$(cd "$(dirname "$0")" && pwd)/corpus
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-mkdir -p "$C"/{fuzz_conllu,fuzz_bpe_codes,fuzz_vocab,fuzz_json_config,fuzz_model_options,fuzz_fetch,fuzz_dataset_h5,fuzz_parse_cache_h5,fuzz_analysis_h5,fuzz_spm_model,fuzz_checkpoint,fuzz_length_prior,fuzz_inventory}
+mkdir -p "$C"/{fuzz_conllu,fuzz_bpe_codes,fuzz_vocab,fuzz_json_config,fuzz_model_options,fuzz_fetch,fuzz_dataset_h5,fuzz_parse_cache_h5,fuzz_analysis_h5,fuzz_spm_model,fuzz_checkpoint,fuzz_length_prior,fuzz_inventory,fuzz_bpe_vocab}
 
 # CoNLL-U: the first sentences of treebanks with multiword tokens, empty nodes, other scripts
 for tb in UD_English-PUD/en_pud-ud-test UD_German-GSD/de_gsd-ud-test UD_Japanese-PUD/ja_pud-ud-test \
@@ -25,6 +25,11 @@ head -60 "$T/vocab.en" > "$C/fuzz_vocab/vocab_en_head60"
 "$BIN/synmt-bpe" learn -i "$T/de.txt" -o "$T/codes" --symbols 80 2>/dev/null
 head -40 "$T/codes" > "$C/fuzz_bpe_codes/codes_de_40"
 grep -v '^#version' "$T/codes" | head -20 > "$C/fuzz_bpe_codes/codes_de_noheader_20"
+# the vocabulary of apply --vocabulary: get-vocab of the text segmented with the 40 codes that
+# fuzz_bpe_vocab.cpp holds
+"$BIN/synmt-bpe" apply -c "$C/fuzz_bpe_codes/codes_de_40" -i "$T/de.txt" -o "$T/de.bpe" 2>/dev/null
+"$BIN/synmt-bpe" get-vocab -i "$T/de.bpe" -o "$T/vocab.bpe" 2>/dev/null
+head -60 "$T/vocab.bpe" > "$C/fuzz_bpe_vocab/vocab_de_60"
 
 # a length prior (synmt-length-prior) and a label inventory (UD relations, <unk> first, byte order)
 "$BIN/synmt-length-prior" --src "$T/en.txt" --tgt "$T/de.txt" -o "$C/fuzz_length_prior/multi30k_300.json" 2>/dev/null
