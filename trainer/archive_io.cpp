@@ -35,6 +35,12 @@ std::string first_line(const char* message) {
   return m.substr(start, m.find('\n', start) - start);
 }
 
+namespace {
+InputError damaged_archive(const std::string& path, const std::string& what, const std::exception& e) {
+  return InputError(path, 0, "a damaged " + what + " (" + first_line(e.what()) + ")");
+}
+}  // namespace
+
 void load_archive(torch::serialize::InputArchive& archive, const std::string& path, const torch::Device& device,
                   const std::string& what) {
   const ZipSeal seal = verify_sealed_zip(path);
@@ -59,11 +65,12 @@ void load_archive(torch::serialize::InputArchive& archive, const std::string& pa
     // Only LibTorch's reader runs here, so whatever it throws means the bytes are not a readable
     // archive: c10::Error, TorchScript's error reports and parser errors on a damaged code/ file,
     // and even a std::out_of_range from a map lookup on a damaged data.pkl (found by fuzz_checkpoint)
-    throw InputError(path, 0, "a damaged " + what + " (" + first_line(e.what()) + ")");
+    throw damaged_archive(path, what, e);
   }
 }
 
 void rethrow_archive_error(const std::string& path, const std::string& what) {
+  const auto damaged = [&](const std::exception& e) { return damaged_archive(path, what, e); };
   try {
     throw;
   } catch (const InputError&) {
@@ -73,13 +80,13 @@ void rethrow_archive_error(const std::string& path, const std::string& what) {
                      "the " + what + "'s stored configuration: " + e.what() +
                          " (written by another build of synmt? rebuild every tool: cmake --build build)");
   } catch (const c10::Error& e) {  // LibTorch's checks (TORCH_CHECK), its subclasses included
-    throw InputError(path, 0, "a damaged " + what + " (" + first_line(e.what()) + ")");
+    throw damaged(e);
   } catch (const torch::jit::ErrorReport& e) {  // TorchScript's type parser on a damaged data.pkl
-    throw InputError(path, 0, "a damaged " + what + " (" + first_line(e.what()) + ")");
+    throw damaged(e);
   } catch (const nlohmann::json::exception& e) {  // the stored configuration
-    throw InputError(path, 0, "a damaged " + what + " (" + first_line(e.what()) + ")");
+    throw damaged(e);
   } catch (const std::runtime_error& e) {  // TorchScript's lexer and parser on a damaged code/ file
-    throw InputError(path, 0, "a damaged " + what + " (" + first_line(e.what()) + ")");
+    throw damaged(e);
   }
 }
 

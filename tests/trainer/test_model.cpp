@@ -133,6 +133,19 @@ std::string resealed(std::string bytes, const std::function<void(std::string&)>&
   return bytes;
 }
 
+std::string file_bytes(const std::filesystem::path& path) {
+  std::stringstream read;
+  read << std::ifstream(path, std::ios::binary).rdbuf();
+  return read.str();
+}
+
+// Saves a tiny model's checkpoint at `path`; returns its bytes.
+std::string saved_tiny_checkpoint(const std::string& path) {
+  auto model = synmt::create_model(tiny_model());
+  synmt::save_checkpoint(path, *model, {{"model", tiny_model()}, {"vocab", {{"src_sha256", "a"}, {"tgt_sha256", "b"}}}});
+  return file_bytes(path);
+}
+
 std::string load_error(const std::string& bytes) {
   try {
     synmt::load_checkpoint(synmt::test::write_tmp("damaged.pt", bytes));
@@ -148,11 +161,7 @@ std::string load_error(const std::string& bytes) {
 // 68 KB checkpoint filling 4 GiB).
 TEST(Checkpoint, RefusesSizesTheFileCannotHold) {
   const std::string path = synmt::test::tmp_path("tiny.pt");
-  auto model = synmt::create_model(tiny_model());
-  synmt::save_checkpoint(path, *model, {{"model", tiny_model()}, {"vocab", {{"src_sha256", "a"}, {"tgt_sha256", "b"}}}});
-  std::stringstream read;
-  read << std::ifstream(path, std::ios::binary).rdbuf();
-  const std::string original = read.str();
+  const std::string original = saved_tiny_checkpoint(path);
   int deflated = 0;
   for (const auto& m : synmt::check_zip_members(path)) {
     const bool pickle = m.name.size() > 8 && m.name.substr(m.name.size() - 8) == "data.pkl";
@@ -214,11 +223,7 @@ TEST(Checkpoint, OnlyLibraryErrorsOnDamagedBytesBecomeInputErrors) {
 // std::runtime_error: both are InputErrors naming the file, with the first line that says something.
 TEST(Checkpoint, TorchScriptErrorsOnDamagedClassDefinitionsAreInputErrors) {
   const std::string path = synmt::test::tmp_path("tiny.pt");
-  auto model = synmt::create_model(tiny_model());
-  synmt::save_checkpoint(path, *model, {{"model", tiny_model()}, {"vocab", {{"src_sha256", "a"}, {"tgt_sha256", "b"}}}});
-  std::stringstream read;
-  read << std::ifstream(path, std::ios::binary).rdbuf();
-  const std::string original = read.str();
+  const std::string original = saved_tiny_checkpoint(path);
   const std::string declaration = "  weight : Tensor\n";  // an embedding's class definition, stored uncompressed
   const std::size_t at = original.find(declaration);
   ASSERT_NE(at, std::string::npos) << "LibTorch no longer stores a class definition declaring 'weight : Tensor'";
@@ -236,10 +241,8 @@ TEST(Checkpoint, TorchScriptErrorsOnDamagedClassDefinitionsAreInputErrors) {
 // archive, so it is an InputError naming the file (the committed reproducer, resealed).
 TEST(Checkpoint, LibTorchReaderLogicErrorsOnDamagedBytesAreInputErrors) {
   const auto file = std::filesystem::path(__FILE__).parent_path().parent_path() / "fuzz/corpus/fuzz_checkpoint/regression_out_of_range_in_reader.pt";
-  std::stringstream read;
-  read << std::ifstream(file, std::ios::binary).rdbuf();
-  ASSERT_GT(read.str().size(), 1000u) << file;
-  std::string bytes = read.str();
+  std::string bytes = file_bytes(file);
+  ASSERT_GT(bytes.size(), 1000u) << file;
   synmt::unseal_zip(bytes);  // the fuzzer's input kept its original seal; the target reseals it
   synmt::seal_zip(bytes);
   const std::string message = load_error(bytes);
