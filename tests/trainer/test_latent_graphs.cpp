@@ -6,9 +6,12 @@
 
 #include <cmath>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 #include "core/error.h"
 #include "trainer/data/batches.h"
+#include "trainer/models/checkpoint.h"
 #include "trainer/models/latent_graphs/latent_graphs.h"
 #include "trainer/models/registry.h"
 #include "trainer/nn/gcn.h"
@@ -263,4 +266,67 @@ TEST(LatentGraphs, OutputLayerIsUntiedByDefault) {
   EXPECT_TRUE(untied->named_parameters().contains("output_proj.weight"));
   auto tied = synmt::create_model(synmt::test::tiny_arch("lg_graph_rnn", {{"tie_target_embeddings", true}}));
   EXPECT_FALSE(tied->named_parameters().contains("output_proj.weight"));
+}
+
+// test_graph probes, set when a trained model is loaded for decoding (synmt-translate
+// --model-option): `none` gives no edges (the GCN's self term: the graph component no longer
+// matters), `uniform` every other token of the sentence an equal head (padding and the diagonal
+// stay 0); training ignores them. An override of an option the model lacks, of a value outside the
+// list, or one that changes the parameters' shapes is refused.
+TEST(LatentGraphs, TestGraphProbesAreSetAtDecoding) {
+  auto config = synmt::test::tiny_arch("lg_graph_rnn", {{"dropout", 0.0}});
+  torch::manual_seed(4);
+  auto trained = synmt::create_model(config);
+  const std::string path = std::string(SYNMT_TEST_TMP) + "/lg_probe.pt";
+  synmt::save_checkpoint(path, *trained, {{"model", config}, {"vocab", {{"src_sha256", "a"}, {"tgt_sha256", "b"}}}});
+  auto data = synmt::test::copy_task(4);  // lengths 3, 4, 5, 6
+  synmt::BatchIterator it(data, {});
+  auto b = it.make_batch({0, 1, 2, 3});
+  synmt::ForwardRequest r;
+  r.analysis = true;
+  torch::NoGradGuard no_grad;
+  // the model loaded with a probe, and its output with the graph component's parameters perturbed
+  auto run = [&](const std::string& probe, bool perturb) {
+    auto loaded = synmt::load_checkpoint(path, {{"test_graph", probe}});
+    EXPECT_EQ(loaded.config["model"]["options"]["test_graph"], probe);
+    if (perturb)
+      for (auto& item : loaded.model->named_parameters())
+        if (item.key().rfind("graph.", 0) == 0) item.value().add_(torch::randn_like(item.value()));
+    return loaded.model->forward(b.source, b.tgt_in, r);
+  };
+  auto learned = run("tau", false);
+  EXPECT_FALSE(torch::allclose(learned.log_probs, run("tau", true).log_probs, 1e-5, 1e-6));  // the graph matters
+  auto none = run("none", false);
+  EXPECT_TRUE(torch::equal(none.analysis["graph"], torch::zeros_like(none.analysis["graph"])));
+  EXPECT_TRUE(torch::equal(none.log_probs, run("none", true).log_probs));
+  EXPECT_FALSE(torch::allclose(none.log_probs, learned.log_probs, 1e-5, 1e-6));
+  auto uniform = run("uniform", false);
+  EXPECT_TRUE(torch::allclose(uniform.log_probs, run("uniform", true).log_probs, 1e-6, 1e-7));
+  const auto a = uniform.analysis["graph"];
+  for (int64_t s = 0; s < 4; ++s) {
+    const int64_t n = 3 + s, S = a.size(1);
+    for (int64_t i = 0; i < S; ++i)
+      for (int64_t k = 0; k < S; ++k)
+        EXPECT_NEAR(a[s][i][k].item<double>(), i < n && k < n && i != k ? 1.0 / static_cast<double>(n - 1) : 0.0, 1e-6)
+            << s << " " << i << " " << k;
+  }
+  // training samples its graph whatever the probe
+  auto loaded = synmt::load_checkpoint(path, {{"test_graph", "none"}});
+  loaded.model->train();
+  auto sampled = loaded.model->forward(b.source, b.tgt_in, r).analysis["graph"];
+  EXPECT_GT(sampled.sum().item<double>(), 1.0);
+  // refusals, each naming what was wrong
+  auto error_of = [&](const nlohmann::json& overrides) -> std::string {
+    try {
+      synmt::load_checkpoint(path, overrides);
+    } catch (const std::runtime_error& e) {  // InputError naming the checkpoint, or ConfigError
+      return e.what();
+    }
+    return "(loaded)";
+  };
+  EXPECT_NE(error_of({{"no_such_option", 1}}).find("'no_such_option': not an option"), std::string::npos) << error_of({{"no_such_option", 1}});
+  EXPECT_NE(error_of({{"test_graph", "random"}}).find("tau | plain | uniform | none"), std::string::npos);
+  const auto resized = error_of({{"embed_dim", 12}});  // the model has 256
+  EXPECT_NE(resized.find("do not match the model described in the checkpoint with the option overrides"), std::string::npos) << resized;
+  EXPECT_NE(resized.find("is stored as [20, 256], the model has [20, 12]"), std::string::npos) << resized;
 }

@@ -25,7 +25,7 @@ Translator::Translator(const std::vector<std::string>& checkpoints, const Vocab&
   replicas_.resize(static_cast<std::size_t>(std::max(1, options_.workers)));
   for (auto& replica : replicas_) {
     for (const auto& checkpoint : checkpoints) {
-      auto loaded = load_checkpoint(checkpoint);
+      auto loaded = load_checkpoint(checkpoint, options_.model_options);
       if (&replica == &replicas_.front()) configs_.push_back(loaded.config);
       const auto& vh = loaded.config.at("vocab");
       if (vh.at("src_sha256") != src_vocab.hash() || vh.at("tgt_sha256") != tgt_vocab.hash())

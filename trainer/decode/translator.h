@@ -25,6 +25,7 @@ struct TranslatorOptions {
   int batch_size = 32;
   int workers = 1;  // decoding threads (CPU)
   torch::Device device{torch::kCPU};
+  nlohmann::json model_options = nlohmann::json::object();  // overrides of every checkpoint's model options (load_checkpoint)
 };
 
 struct Translations {

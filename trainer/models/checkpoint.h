@@ -20,7 +20,12 @@ struct LoadedModel {
   std::shared_ptr<Seq2SeqModel> model;
   nlohmann::json config;
 };
-LoadedModel load_checkpoint(const std::string& path);
+// `option_overrides` (an object) replaces model options of the stored config before the model is
+// built, for options that change what a trained model computes at test time, not its parameters
+// (e.g. the latent-graph models' test_graph probes); a key the model does not have is a
+// ConfigError, an override that changes the parameters' shapes an InputError. The returned config
+// carries the overrides.
+LoadedModel load_checkpoint(const std::string& path, const nlohmann::json& option_overrides = nlohmann::json::object());
 
 // Writes the element-wise mean of the parameters of `inputs` (checkpoints of one model: same
 // family and options, else an InputError) with the config of the last input.

@@ -34,6 +34,7 @@ struct TranslateArgs {
   synmt::TranslationOutputOptions output;
   std::string dump_names, dump_file;
   bool teacher_forced = false;
+  std::vector<std::string> model_options;  // KEY=VALUE overrides of the checkpoints' model options
 };
 
 void declare_inputs(CLI::App& app, TranslateArgs& a) {
@@ -93,6 +94,22 @@ void declare_search(CLI::App& app, TranslateArgs& a) {
   app.add_option("--batch-size", a.batch_size)->capture_default_str();
   app.add_option("--threads", a.threads, "0 = all cores");
   app.add_option("--device", a.device, "cpu | cuda (this rank's GPU) | cuda:N")->capture_default_str();
+  app.add_option("--model-option", a.model_options,
+                 "KEY=VALUE: override a model option of every checkpoint that changes what it computes at test time, "
+                 "not its parameters (e.g. test_graph=uniform of the latent-graph models); VALUE is read as JSON when it "
+                 "parses, else as a string (repeatable)");
+}
+
+// --model-option KEY=VALUE assignments as one JSON object (values as --set reads them).
+nlohmann::json model_option_overrides(const std::vector<std::string>& assignments) {
+  auto overrides = nlohmann::json::object();
+  for (const auto& assignment : assignments) {
+    const auto eq = assignment.find('=');
+    if (eq == std::string::npos || eq == 0) throw synmt::ConfigError("--model-option expects KEY=VALUE, got '" + assignment + "'");
+    auto value = nlohmann::json::parse(assignment.substr(eq + 1), nullptr, /*allow_exceptions=*/false);
+    overrides[assignment.substr(0, eq)] = value.is_discarded() ? nlohmann::json(assignment.substr(eq + 1)) : value;
+  }
+  return overrides;
 }
 
 void declare(CLI::App& app, TranslateArgs& a) {
@@ -115,6 +132,7 @@ synmt::TranslatorOptions translator_options(const TranslateArgs& a) {
         synmt::length_prior_hook(std::make_shared<synmt::eval::LengthPrior>(synmt::eval::LengthPrior::load(a.length_prior)));
   options.greedy = a.greedy;
   options.batch_size = a.batch_size;
+  options.model_options = model_option_overrides(a.model_options);
   options.workers = options.device.is_cpu() ? std::max(1, runtime.threads) : 1;
   if (options.workers > 1) {  // each worker decodes on its own model copy (decode/translator.h)
     synmt::set_blas_threads(1);

@@ -22,13 +22,17 @@ def decode_checkpoints(system):
 
 
 def decode_extra_flags(system, input):
-    """synmt-translate flags of the optional decoding steps: the length prior, UnkRep."""
+    """synmt-translate flags of the optional decoding steps: the length prior, UnkRep, model option
+    overrides (a value as JSON unless a string, which synmt-translate reads as such)."""
     d = SYSTEMS[system]["decode"]
     flags = ""
     if d.get("length_prior"):
         flags += f" --length-prior {input.length_prior}"
     if d.get("unk_replace"):
         flags += " --unk-replace"
+    for key, value in sorted(d.get("model_options", {}).items()):
+        text = value if isinstance(value, str) else json.dumps(value)
+        flags += f" --model-option {shlex.quote(f'{key}={text}')}"
     return flags
 
 

@@ -43,9 +43,11 @@ def run_budget(run):
     """A run's training budget in words, from its config (updates / epochs, never wall-clock alone)."""
     if "ensemble" in SYSTEMS[run]:
         members, which = SYSTEMS[run]["ensemble"], SYSTEMS[run]["decode"].get("checkpoint", "best")
+        probes = SYSTEMS[run]["decode"].get("model_options", {})
+        with_options = "".join(f", {k} = {v}" for k, v in sorted(probes.items()))
         if len(members) == 1:
-            return f"{members[0]} decoded from its {which}.pt ({run_budget(members[0])})"
-        return f"ensemble of {', '.join(members)} ({which}.pt)"
+            return f"{members[0]} decoded from its {which}.pt{with_options} ({run_budget(members[0])})"
+        return f"ensemble of {', '.join(members)} ({which}.pt{with_options})"
     t = SYSTEMS[run].get("train", {})
     parts = []
     if t.get("patience"):  # the convergence rule: the same words for every row trained by it

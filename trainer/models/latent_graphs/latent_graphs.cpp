@@ -10,7 +10,8 @@ LatentGraphsOptions LatentGraphsOptions::from_json(const nlohmann::json& j) {
   auto o = options_from_json<LatentGraphsOptions>(j, "model.options (latent_graphs)");
   if (o.encoder != "emb" && o.encoder != "cnn" && o.encoder != "rnn")
     throw ConfigError("model.options.encoder: '" + o.encoder + "' (emb | cnn | rnn)");
-  if (o.test_graph != "tau" && o.test_graph != "plain") throw ConfigError("model.options.test_graph: '" + o.test_graph + "' (tau | plain)");
+  if (o.test_graph != "tau" && o.test_graph != "plain" && o.test_graph != "uniform" && o.test_graph != "none")
+    throw ConfigError("model.options.test_graph: '" + o.test_graph + "' (tau | plain | uniform | none)");
   if (o.cnn_activation != "relu" && o.cnn_activation != "tanh")
     throw ConfigError("model.options.cnn_activation: '" + o.cnn_activation + "' (relu | tanh)");
   if (o.embed_scale != "sqrt_d" && o.embed_scale != "none")
@@ -92,9 +93,16 @@ DecodeState LatentGraphsModel::encode_with(const SourceInput& input, ModelOutput
   torch::Tensor states = source_states(input, x);
   torch::Tensor a;
   if (options_.graph) {
-    auto lambda = graph(x, input.lengths);
-    const double t = !is_training() && options_.test_graph == "plain" ? 1.0 : temperature();
-    a = concrete_graph(lambda, t, /*noise=*/is_training());
+    const std::string& probe = options_.test_graph;
+    if (!is_training() && probe == "none") {
+      a = torch::zeros({x.size(0), x.size(1), x.size(1)}, states.options());
+    } else {
+      auto lambda = graph(x, input.lengths);
+      // uniform: the same admissible heads (-inf kept on the diagonal and off the sentence), equal scores
+      if (!is_training() && probe == "uniform") lambda = torch::where(torch::isinf(lambda), lambda, torch::zeros_like(lambda));
+      const double t = !is_training() && (probe == "plain" || probe == "uniform") ? 1.0 : temperature();
+      a = concrete_graph(lambda, t, /*noise=*/is_training());
+    }
     if (analysis) analysis->analysis["graph"] = a;
   }
   auto memory = gcn(states, a);

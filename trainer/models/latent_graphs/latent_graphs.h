@@ -50,7 +50,11 @@ struct LatentGraphsOptions {
   int64_t key_dim = 256;        // d_K
   double tau0 = 2.0, tau_decay = 0.99;
   int64_t tau_interval = 0;     // t_d in updates; 0: one epoch of updates
-  std::string test_graph = "tau";  // tau: softmax(lambda / tau_last) | plain: softmax(lambda)
+  // The graph at test time (eval mode; training always samples): tau: softmax(lambda / tau_last) |
+  // plain: softmax(lambda) | two probes of how much a trained model relies on its graph, set at
+  // decoding (synmt-translate --model-option): uniform: every other token of the sentence an equal
+  // head | none: no edges, the GCN's self term only (what the baseline's dense layer computes)
+  std::string test_graph = "tau";
   bool edge_gates = false, degree_norm = false;
   int64_t decoder_hidden = 256, decoder_layers = 1;
   std::string attention_score = "general";
