@@ -68,8 +68,12 @@ void apply_override(Json& config, const std::string& assignment) {
     if (dot == std::string::npos) break;
     start = dot + 1;
   }
+  *node = override_value(text);
+}
+
+Json override_value(const std::string& text) {
   Json value = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  *node = value.is_discarded() ? Json(text) : value;
+  return value.is_discarded() ? Json(text) : value;
 }
 
 JsonFields::JsonFields(const Json& object, std::string context) : object_(object), context_(std::move(context)) {

@@ -27,6 +27,8 @@ void merge_json(Json& base, const Json& overlay);
 // Applies "a.b.c=value". The key must exist already (unknown keys are errors); the value is parsed
 // as JSON when it parses ("3", "true", "[1,2]") and taken as a string otherwise.
 void apply_override(Json& config, const std::string& assignment);
+// An override's value as apply_override reads it: JSON when it parses, else the text as a string.
+Json override_value(const std::string& text);
 
 // Option values from a closed set are enums whose names are listed once, in a specialisation
 //   template <> struct EnumNames<Optimizer> {

@@ -3,6 +3,7 @@
 // decode/translation_output.h).
 #include <algorithm>
 
+#include "core/config.h"
 #include "core/line_reader.h"
 #include "core/log.h"
 #include "core/special_tokens.h"
@@ -106,8 +107,7 @@ nlohmann::json model_option_overrides(const std::vector<std::string>& assignment
   for (const auto& assignment : assignments) {
     const auto eq = assignment.find('=');
     if (eq == std::string::npos || eq == 0) throw synmt::ConfigError("--model-option expects KEY=VALUE, got '" + assignment + "'");
-    auto value = nlohmann::json::parse(assignment.substr(eq + 1), nullptr, /*allow_exceptions=*/false);
-    overrides[assignment.substr(0, eq)] = value.is_discarded() ? nlohmann::json(assignment.substr(eq + 1)) : value;
+    overrides[assignment.substr(0, eq)] = synmt::override_value(assignment.substr(eq + 1));
   }
   return overrides;
 }
