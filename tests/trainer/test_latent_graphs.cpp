@@ -326,6 +326,15 @@ TEST(LatentGraphs, TestGraphProbesAreSetAtDecoding) {
   };
   EXPECT_NE(error_of({{"no_such_option", 1}}).find("'no_such_option': not an option"), std::string::npos) << error_of({{"no_such_option", 1}});
   EXPECT_NE(error_of({{"test_graph", "random"}}).find("tau | plain | uniform | none"), std::string::npos);
+  // an override is the user's error: not blamed on a stale build as a bad stored configuration is
+  for (const auto& bad : {nlohmann::json{{"no_such_option", 1}}, nlohmann::json{{"test_graph", "random"}}}) {
+    const auto message = error_of(bad);
+    EXPECT_EQ(message.find("rebuild every tool"), std::string::npos) << message;
+    EXPECT_NE(message.find("lg_probe.pt"), std::string::npos) << message;
+  }
+  EXPECT_NE(error_of({{"no_such_option", 1}}).find("its options: "), std::string::npos);
+  EXPECT_NE(error_of({{"test_graph", "random"}}).find("model option overrides {\"test_graph\":\"random\"}"), std::string::npos)
+      << error_of({{"test_graph", "random"}});
   const auto resized = error_of({{"embed_dim", 12}});  // the model has 256
   EXPECT_NE(resized.find("do not match the model described in the checkpoint with the option overrides"), std::string::npos) << resized;
   EXPECT_NE(resized.find("is stored as [20, 256], the model has [20, 12]"), std::string::npos) << resized;

@@ -22,8 +22,9 @@ struct LoadedModel {
 };
 // `option_overrides` (an object) replaces model options of the stored config before the model is
 // built, for options that change what a trained model computes at test time, not its parameters
-// (e.g. the latent-graph models' test_graph probes); a key the model does not have is a
-// ConfigError, an override that changes the parameters' shapes an InputError. The returned config
+// (e.g. the latent-graph models' test_graph probes); a key the model does not have or a value it
+// refuses is a ConfigError naming the overrides (the user's error, not the checkpoint's), an
+// override that changes the parameters' shapes an InputError. The returned config
 // carries the overrides.
 LoadedModel load_checkpoint(const std::string& path, const nlohmann::json& option_overrides = nlohmann::json::object());
 
