@@ -22,6 +22,7 @@ import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import experiment  # noqa: E402
+import metrics_io  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PAPERS = ["sa_nmt", "pascal", "lgp", "latent_graphs"]
@@ -62,18 +63,14 @@ def run_state(system_dir, max_epochs):
     if not os.path.exists(metrics):
         return "not started", 0, None
     epoch, best = 0, None
-    with open(metrics, encoding="utf-8") as f:
-        for line_no, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as e:
-                sys.exit(f"{metrics}:{line_no}: not a JSON object: {e.msg} (column {e.colno})")
+    try:
+        for _, rec in metrics_io.records(metrics):
             epoch = max(epoch, rec.get("epoch", 0))
             ppl = rec.get("valid_ppl")
             if ppl is not None and (best is None or ppl < best):
                 best = ppl
+    except metrics_io.RecordError as e:
+        sys.exit(str(e))
     return "training", min(epoch, max_epochs), best
 
 

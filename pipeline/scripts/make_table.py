@@ -22,6 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from experiment import MARK_LEVELS, METRIC_NAMES, marks_for  # noqa: E402
 from experiment import system_for as experiment_system  # noqa: E402
 from table_io import write_table  # noqa: E402
+import metrics_io  # noqa: E402
 import verdict as verdicts  # noqa: E402
 
 SCALE_NOTES = {
@@ -73,16 +74,14 @@ def lr_halvings(run_dir):
     if not os.path.exists(path):
         sys.exit(f"{path}: missing; the run halves its rate on a plateau and its training record says when")
     lr_at = {}  # update -> rate; a resumed run repeats the validations since its last state: the last one stands
-    with open(path, encoding="utf-8") as f:
-        for number, line in enumerate(f, 1):
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as e:
-                sys.exit(f"{path}:{number}: not JSON ({e})")
+    try:
+        for number, record in metrics_io.records(path):
             if record.get("type") == "valid":
                 if "step" not in record or "lr" not in record:
-                    sys.exit(f"{path}:{number}: a validation record without 'step' and 'lr'")
+                    raise metrics_io.RecordError(path, number, "a validation record without 'step' and 'lr'")
                 lr_at[record["step"]] = record["lr"]
+    except metrics_io.RecordError as e:
+        sys.exit(str(e))
     steps = sorted(lr_at)
     return [before for before, after in zip(steps, steps[1:]) if lr_at[after] < lr_at[before]]
 

@@ -20,6 +20,9 @@ from matplotlib.ticker import LogFormatter
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from plot_io import InputError, named_paths, plt, run, save_figure  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import metrics_io  # noqa: E402  (the scripts folder: the record reader the table scripts use)
+
 REQUIRED = {"train": ("step", "loss"), "valid": ("step", "valid_ppl")}
 
 
@@ -34,30 +37,27 @@ def number(value, path, line, key):
 def read_metrics(path):
     """{"train": [record...], "valid": [record...]}, records as dicts of floats, in update order."""
     series = {"train": [], "valid": []}
-    with open(path, encoding="utf-8") as f:
-        for line_no, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise InputError(path, line_no, f"not a JSON object: {e.msg} (column {e.colno})") from None
-            if not isinstance(rec, dict) or not isinstance(rec.get("type"), str):
-                raise InputError(path, line_no, "expected a JSON object with a string field \"type\"")
-            kind = rec["type"]
-            if kind not in REQUIRED:  # e.g. skipped_update
-                continue
-            for key in REQUIRED[kind]:
-                if key not in rec:
-                    raise InputError(path, line_no, f"a \"{kind}\" record without \"{key}\"")
-            values = {k: number(v, path, line_no, k) for k, v in rec.items()
-                      if k in ("step", "epoch", "loss", "nll", "valid_ppl", "valid_bleu") or k.startswith("aux_")}
-            if not math.isfinite(values["step"]):
-                raise InputError(path, line_no, "\"step\" is not a finite number")
-            kept = series[kind]
-            while kept and kept[-1]["step"] >= values["step"]:  # superseded by a resumed run
-                kept.pop()
-            kept.append(values)
+    try:
+        recs = list(metrics_io.records(path))
+    except metrics_io.RecordError as e:
+        raise InputError(e.path, e.line, e.message) from None
+    for line_no, rec in recs:
+        if not isinstance(rec.get("type"), str):
+            raise InputError(path, line_no, "expected a JSON object with a string field \"type\"")
+        kind = rec["type"]
+        if kind not in REQUIRED:  # e.g. skipped_update
+            continue
+        for key in REQUIRED[kind]:
+            if key not in rec:
+                raise InputError(path, line_no, f"a \"{kind}\" record without \"{key}\"")
+        values = {k: number(v, path, line_no, k) for k, v in rec.items()
+                  if k in ("step", "epoch", "loss", "nll", "valid_ppl", "valid_bleu") or k.startswith("aux_")}
+        if not math.isfinite(values["step"]):
+            raise InputError(path, line_no, "\"step\" is not a finite number")
+        kept = series[kind]
+        while kept and kept[-1]["step"] >= values["step"]:  # superseded by a resumed run
+            kept.pop()
+        kept.append(values)
     if not series["train"] and not series["valid"]:
         raise InputError(path, 0, "no \"train\" or \"valid\" records")
     return series
