@@ -1,10 +1,10 @@
 # Sourced by the reference-ratio benchmarks (after `cd` to the repository root): the data folder
-# (the script's first argument, default ../shared/data) in DATA, a temporary folder removed on exit
+# (the script's first argument, else $SYNMT_MIRROR, else the mirror beside the clone) in DATA, a temporary folder removed on exit
 # in T, and timed runs of a reference tool and of ours on the same input with their ratio. Each tool runs BENCH_REPS times (default 3), interleaved (reference, ours,
 # reference, ...), so that a slow spell of this shared machine hits both; the reported speed-up is
 # the ratio of the median times, with every run's own ratio listed beside it.
 BENCH_REPS=${BENCH_REPS:-3}
-DATA=${1:-../shared/data}
+DATA=${1:-${SYNMT_MIRROR:-../shared/data}}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 

@@ -10,7 +10,7 @@
 #include "eval/conllu.h"
 
 namespace {
-const std::string kGold = std::string(SYNMT_SHARED_DATA) + "/ud/UD_English-PUD/en_pud-ud-test.conllu.gz";
+const std::string kGold = std::string(SYNMT_MIRROR) + "/ud/UD_English-PUD/en_pud-ud-test.conllu.gz";
 
 std::string tmp(const std::string& name) { return synmt::test::tmp_path(name); }
 }  // namespace

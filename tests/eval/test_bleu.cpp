@@ -44,7 +44,7 @@ TEST(Bleu, SignatureFollowsSacrebleu2Format) {
 // The prepared-reference path (packed segment-local n-gram keys, hashed clipping) must give the
 // same statistics as the direct string-keyed counting, segment by segment, on real outputs.
 TEST(Bleu, PreparedReferencesMatchDirectCountingOnRealData) {
-  const std::string w = std::string(SYNMT_SHARED_DATA) + "/eval/wmt22/generaltest2022.de-en.";
+  const std::string w = std::string(SYNMT_MIRROR) + "/eval/wmt22/generaltest2022.de-en.";
   auto hyps = synmt::read_lines(w + "hyp.LT22.en.gz");
   auto ref_a = synmt::read_lines(w + "ref.A.en.gz");
   auto ref_b = synmt::read_lines(w + "ref.B.en.gz");

@@ -5,8 +5,8 @@
 # backend on a real UD file and a misaligned corpus.
 set -euo pipefail
 BUILD=$1
+MIRROR=$2   # the local data mirror (tests/CMakeLists.txt: SYNMT_MIRROR)
 HERE=$(cd "$(dirname "$0")" && pwd)
-SHARED=$(cd "$HERE/../../../shared" && pwd)
 T=$BUILD/test_tmp/corenlp
 rm -rf "$T"; mkdir -p "$T"
 PARSE=$BUILD/bin/synmt-parse
@@ -55,7 +55,7 @@ $PARSE --backend corenlp --url "http://127.0.0.1:$PORT" --backoff 0.1 --force -i
 grep -q "retry 1/" "$T/log" || fail "flaky server: no retry"
 
 # CoNLL-U import: the words of a real UD file as the corpus, then a misaligned corpus
-python3 - "$SHARED/data/ud/UD_English-EWT/en_ewt-ud-dev.conllu.gz" "$T" <<'PY'
+python3 - "$MIRROR/ud/UD_English-EWT/en_ewt-ud-dev.conllu.gz" "$T" <<'PY'
 import gzip, sys
 src, out = sys.argv[1], sys.argv[2]
 data = gzip.open(src, "rt", encoding="utf-8").read()

@@ -43,7 +43,7 @@ const char* kGood =
 
 // Every UD file of the shared data reads and writes back byte for byte.
 TEST(ConlluDocument, RoundTripOfEveryUdFileIsByteExact) {
-  const std::string root = std::string(SYNMT_SHARED_DATA) + "/ud";
+  const std::string root = std::string(SYNMT_MIRROR) + "/ud";
   if (!std::filesystem::exists(root)) GTEST_SKIP() << "no " << root;
   int files = 0;
   for (const auto& dir : std::filesystem::directory_iterator(root))

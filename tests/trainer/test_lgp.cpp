@@ -260,7 +260,7 @@ TEST(Lgp, CharacterNgramsOfAnUnknownWordComeFromItsSurfaceForm) {
 // A parser pre-trained for LGP-NMT+ (--nmt-vocab): loaded into the model, the model's soft heads
 // are the parser's own, so the decoded trees and UAS are the parser's. On EWT when available.
 TEST(Lgp, PretrainedParserGivesTheParsersOwnHeadsAndUas) {
-  const std::string ewt = std::string(SYNMT_SHARED_DATA) + "/ud/UD_English-EWT/";
+  const std::string ewt = std::string(SYNMT_MIRROR) + "/ud/UD_English-EWT/";
   if (!std::filesystem::exists(ewt)) GTEST_SKIP() << "no EWT";
   const std::string dir = std::string(SYNMT_TEST_TMP) + "/lgp_pretrain";
   std::filesystem::create_directories(dir);

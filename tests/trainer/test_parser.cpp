@@ -8,7 +8,7 @@
 #include "trainer/parser/builtin_parser.h"
 
 namespace {
-const std::string kEwt = std::string(SYNMT_SHARED_DATA) + "/ud/UD_English-EWT/";
+const std::string kEwt = std::string(SYNMT_MIRROR) + "/ud/UD_English-EWT/";
 
 std::string first_sentences(const std::string& path, std::size_t n, const std::string& name) {
   auto s = synmt::parse::read_conllu(path);
