@@ -110,7 +110,7 @@ def progress(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml")
 
 def campaign(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml")):
     plan = yaml.safe_load(open(path, encoding="utf-8"))
-    rows, trained = [], {}
+    rows, trained, owner = [], {}, {}
     order = [(item["experiment"], t, True) for item in plan["run"] for t in item["tables"]]
     # checks of contradictions (item 4): an item's `checks:` tables, or all its tables with `check: true`
     checks = {(item["experiment"], t) for item in plan["run"]
@@ -125,10 +125,15 @@ def campaign(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml")
         done = trained.setdefault(exp, set())  # before the loop: a table without runs has none to ask
         new = {r: p for r, p in tables[exp][table].items() if r not in done}
         done.update(new)
+        # the earlier tables whose runs this one reuses (their cost is counted there)
+        runs_of = owner.setdefault(exp, {})
+        shared = sorted({runs_of[r] for r in tables[exp][table] if r in runs_of}, key=[o[1] for o in order].index)
+        runs_of.update({r: table for r in new})
         hours = sum(cost.get(p, cost["default"]) for p in new.values())
         rows.append({"paper": exp.split(".")[0], "experiment": exp, "table": table, "round2": in_round,
                      "check": (exp, table) in checks,
-                     "runs": len(tables[exp][table]), "new_runs": len(new), "cpu_hours": round(hours, 1)})
+                     "runs": len(tables[exp][table]), "new_runs": len(new), "cpu_hours": round(hours, 1),
+                     "runs_from": shared})
     return rows
 
 

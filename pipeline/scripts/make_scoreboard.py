@@ -22,6 +22,7 @@ COLUMNS = [verdicts.AGREES, verdicts.NOT_SIGNIFICANT, verdicts.CONTRADICTS, verd
 SEEDS = re.compile(r"\(n=(\d+)\)")
 CAP = re.compile(r"^\s*(\w+): .*≤ (\d+) epochs")     # "nmt: until 3 validations ..., ≤ 10 epochs"
 REACHED = re.compile(r"(\d+) / \d+")                # "10 / 9070": epochs / updates of one run
+MARKER = re.compile(r"<!-- table: (\S+) -->")
 DECODED_FROM = re.compile(r"(\w+)(?:\.s\d+)? decoded from its")  # "x_avg: x.s1 decoded from its averaged.pt (...)"
 
 
@@ -59,13 +60,17 @@ def training_label(budget, reached):
 
 
 def page_tallies(path):
-    """[(table heading, counts, training, seeds)] of one page, in order: training says whether the
+    """[(table heading, table name, counts, training, seeds)] of one page, in order (the name from the
+    latest `<!-- table: NAME -->` marker, "" for a tally outside one): training says whether the
     table's runs trained to a convergence rule (round 2; or to its epoch cap) or for a fixed number of
     updates (round 1), from the table's "Training budget:" and "Training reached" lines (or the page's
     "- **Budget**" summary); seeds is the most runs behind one cell."""
-    heading, out = os.path.basename(path), []
+    heading, name, out = os.path.basename(path), "", []
     budget, reached, seeds = "", "", 1
     for line in open(path, encoding="utf-8"):
+        marker = MARKER.match(line)
+        if marker:
+            name = marker[1]
         if line.startswith("#"):  # the latest heading: a section, or a generated table's own title
             heading = line.lstrip("#").strip()
         if line.startswith(("Training budget:", "- **Budget**")):  # a generated header, or a page's own summary
@@ -76,8 +81,8 @@ def page_tallies(path):
             seeds = max([seeds] + [int(n) for n in SEEDS.findall(line)])
         counts = verdicts.parse_tally(line)
         if counts is not None:
-            out.append((heading, counts, training_label(budget, reached), seeds))
-            budget, reached, seeds = "", "", 1
+            out.append((heading, name, counts, training_label(budget, reached), seeds))
+            budget, reached, seeds, name = "", "", 1, ""
     return out
 
 
@@ -136,9 +141,19 @@ def claim_rows(doc, pages):
             scale = os.path.basename(page)[: -len(".md")].split(".", 1)[1]
             detail = (f"{c['source']}, \"{c['claim']}\" (read here as: {c['reading']}): {c['row']} {c['column']} {by_label[c['row']][ci]} against "
                       f"{c['against']} {by_label[c['against']][ci]} ([{os.path.basename(page)}]({os.path.basename(page)})): {result}.")
-            out.append((scale, os.path.basename(page), f"{c['source']}: {c['claim']}", training_label(budget, reached),
-                        seeds, {result: 1}, detail))
+            # two readings of one claim (e.g. one per encoder) are told apart by the reading's subject
+            subject = c["reading"].split(":", 1)[0] if ":" in c["reading"] else c["reading"]
+            out.append((scale, os.path.basename(page), f"{c['source']}: {c['claim']} — {subject}", c["table"],
+                        training_label(budget, reached), seeds, {result: 1}, detail))
     return out
+
+
+def pending_text(row):
+    """A configured table not run yet: its own runs and their cost, and the earlier tables whose runs it reuses."""
+    shared = ", ".join(f"`{t}`" for t in row["runs_from"])
+    if row["new_runs"] == 0:
+        return f"`{row['table']}` no runs of its own (those of {shared})"
+    return f"`{row['table']}` {row['new_runs']} runs, {row['cpu_hours']:.1f} h" + (f", and those of {shared}" if shared else "")
 
 
 def scoreboard(docs):
@@ -146,18 +161,21 @@ def scoreboard(docs):
     # round-2 tables are run (their pages carry tallies once measured); the others are listed as
     # configured with their cost, where they need runs of their own
     plan = campaign.campaign()
-    not_run = [r for r in plan if not r["round2"] and r["new_runs"] > 0]
     checks = [r for r in plan if r.get("check")]
+    check_tables = {r["table"] for r in checks}
+    # every configured table that trains runs and is on no page yet, also one whose runs all belong
+    # to an earlier table (it costs nothing of its own, but its comparisons are still unmeasured)
+    not_run = [r for r in plan if not r["round2"] and r["runs"] > 0 and not check_status(docs, r).startswith("measured")]
     for page in sorted(glob.glob(os.path.join(docs, "*.*.md"))):
         name = os.path.basename(page)[: -len(".md")]
         paper, scale = name.split(".", 1)
-        for heading, counts, training, seeds in page_tallies(page):
-            papers.setdefault(paper, []).append((scale, os.path.basename(page), heading, training, seeds, counts))
+        for heading, table, counts, training, seeds in page_tallies(page):
+            papers.setdefault(paper, []).append((scale, os.path.basename(page), heading, table, training, seeds, counts))
     for paper in list(papers):
         doc = yaml.safe_load(open(os.path.join(ROOT, "pipeline", "papers", f"{paper}.yaml"), encoding="utf-8"))
         pages = sorted(glob.glob(os.path.join(docs, f"{paper}.*.md")))
-        for scale, page, label, training, seeds, counts, detail in claim_rows(doc, pages):
-            papers[paper].append((scale, page, label, training, seeds, counts))
+        for scale, page, label, table, training, seeds, counts, detail in claim_rows(doc, pages):
+            papers[paper].append((scale, page, label, table, training, seeds, counts))
             claims.setdefault(paper, []).append(detail)
     lines = ["# Reproduction scoreboard", "",
              "Generated by `pipeline/scripts/make_scoreboard.py` from the tally under each table of the pages in this",
@@ -175,14 +193,21 @@ def scoreboard(docs):
         lines += [f"## {doc['citation'].split(' (')[0]} ({doc['citation'].split('(')[1].split(')')[0]})", "",
                   "| scale | page | table | training | seeds | " + " | ".join(COLUMNS) + " | comparisons |",
                   "|" + "---|" * (len(COLUMNS) + 6)]
-        total = {}
-        for scale, page, heading, training, seeds, counts in papers[paper]:
-            lines.append(f"| {scale} | [{page}]({page}) | {heading} | {training} | {seeds} | " + " | ".join(str(counts.get(c, 0)) for c in COLUMNS)
-                         + f" | {sum(counts.values())} |")
+        total, has_checks = {}, False
+        for scale, page, heading, table, training, seeds, counts in papers[paper]:
+            is_check = table in check_tables
+            has_checks |= is_check
+            lines.append(f"| {scale} | [{page}]({page}) | {heading}{' (check)' if is_check and 'check' not in heading else ''} | {training} | {seeds} | "
+                         + " | ".join(str(counts.get(c, 0)) for c in COLUMNS) + f" | {sum(counts.values())} |")
+            if is_check:  # a check repeats comparisons of a paper table, with other runs or settings
+                continue
             for c, n in counts.items():
                 total[c] = total.get(c, 0) + n
         lines.append("| **all** | | | | | " + " | ".join(f"**{total.get(c, 0)}**" for c in COLUMNS) + f" | **{sum(total.values())}** |")
         lines.append("")
+        if has_checks:
+            lines += ["The **all** row leaves out the checks: their comparisons repeat a paper table's, with other",
+                      "settings or runs, and would count the same claim twice.", ""]
         if claims.get(paper):
             lines += ["Claims of the text (no number to compare with, so their direction only):", ""]
             lines += [f"- {d}" for d in claims[paper]] + [""]
@@ -193,9 +218,8 @@ def scoreboard(docs):
                       + "; ".join(f"`{r['table']}` " + check_status(docs, r) for r in own_checks) + ".", ""]
         pending = [r for r in not_run if r["paper"] == paper]
         if pending:
-            lines += ["Configured, not run at mini scale (estimated CPU-hours on the 2-core machine, runs not shared with an",
-                      "earlier table; `docs/reproducing.md`, \"Mini campaign\"): "
-                      + "; ".join(f"`{r['table']}` {r['new_runs']} runs, {r['cpu_hours']:.1f} h" for r in pending) + ".", ""]
+            lines += ["Configured, not run at mini scale (estimated CPU-hours on the 2-core machine for the runs not shared with an",
+                      "earlier table; `docs/reproducing.md`, \"Mini campaign\"): " + "; ".join(pending_text(r) for r in pending) + ".", ""]
     return "\n".join(lines)
 
 

@@ -111,3 +111,15 @@ def test_checks_are_flagged_by_item_or_by_name(tmp_path):
         {"experiment": "lgp.mini", "tables": ["lgp_table2"], "check": True}]}))
     flagged = {r["table"]: r["check"] for r in campaign.campaign(str(plan)) if r["round2"]}
     assert flagged == {"lgp_table1_measured": False, "lgp_latent_uas": True, "lgp_table2": True}
+
+
+def test_a_table_names_the_earlier_tables_whose_runs_it_reuses(tmp_path):
+    plan = tmp_path / "plan.yaml"
+    hours = {f"{p}.mini": {"default": 1.0} for p in campaign.PAPERS}
+    plan.write_text(yaml.safe_dump({"hours_per_run": hours, "run": [
+        {"experiment": "lgp.mini", "tables": ["lgp_table1_measured"]}]}))
+    rows = {r["table"]: r for r in campaign.campaign(str(plan))}
+    assert rows["lgp_table1_measured"]["runs_from"] == []
+    # Table 4 decodes Table 3's runs: nothing of its own to train, and it says whose runs it needs
+    assert rows["lgp_table4"]["new_runs"] == 0 and rows["lgp_table4"]["runs_from"] == ["lgp_table3"]
+    assert rows["lgp_table1"]["runs_from"] == ["lgp_table1_measured"] and rows["lgp_table1"]["new_runs"] > 0

@@ -49,13 +49,14 @@ def test_a_claim_of_the_text_is_read_on_the_page_of_its_table(tmp_path):
     page = tmp_path / "sa_nmt.mini.md"
     page.write_text(PAGE)
     (row,) = make_scoreboard.claim_rows({"claims": [CLAIM]}, [str(page)])
-    scale, name, label, training, seeds, counts, detail = row
-    assert (scale, name, label, training, seeds) == ("mini", "sa_nmt.mini.md", "§6 (text): syntax is used for verbs", "to convergence", 2)
+    scale, name, label, table, training, seeds, counts, detail = row
+    assert (scale, name, label, table, training, seeds) == ("mini", "sa_nmt.mini.md", "§6 (text): syntax is used for verbs — more than chance",
+                                                            "sa_nmt_gate_pos_en_de", "to convergence", 2)
     assert counts == {"opposite direction (untested)": 1}
     assert "SA-NMT shared VERB 0.90 ± 0.26 (n=2) against chance: a random piece 10.61" in detail
     assert '"syntax is used for verbs" (read here as: more than chance)' in detail  # the quote apart from the reading
     (row,) = make_scoreboard.claim_rows({"claims": [{**CLAIM, "column": "NOUN"}]}, [str(page)])
-    assert row[5] == {"same direction (untested)": 1}
+    assert row[6] == {"same direction (untested)": 1}
     assert make_scoreboard.claim_rows({"claims": [{**CLAIM, "table": "elsewhere"}]}, [str(page)]) == []
 
 
@@ -77,3 +78,26 @@ def test_a_decoded_member_run_takes_its_systems_cap():
     # a run whose cap no budget group states is never read as converged
     assert make_scoreboard.training_label(BUDGET, reached("nmt.sa_mini_en_de 6 / 5442", "other 4 / 400")) == \
         "1 of 2 runs with a stated cap, 0 of them stopped by it"
+
+
+def test_two_readings_of_one_claim_are_told_apart_by_their_subject(tmp_path):
+    page = tmp_path / "sa_nmt.mini.md"
+    page.write_text(PAGE)
+    rows = make_scoreboard.claim_rows({"claims": [{**CLAIM, "reading": "verbs: above chance"},
+                                                  {**CLAIM, "column": "NOUN", "reading": "nouns: above chance"}]}, [str(page)])
+    assert [r[2] for r in rows] == ["§6 (text): syntax is used for verbs — verbs", "§6 (text): syntax is used for verbs — nouns"]
+
+
+def test_page_tallies_name_their_table(tmp_path):
+    page = tmp_path / "sa_nmt.mini.md"
+    tally = "Reproduction tally: 1 comparison with a paper difference: 1 agrees.\n"
+    page.write_text(PAGE.replace("<!-- /table -->", tally + "<!-- /table -->"))
+    ((heading, table, counts, training, seeds),) = make_scoreboard.page_tallies(str(page))
+    assert (heading, table, training, seeds) == ("§6", "sa_nmt_gate_pos_en_de", "to convergence", 2)
+
+
+def test_a_configured_table_says_whose_runs_it_reuses():
+    row = {"table": "lgp_table4", "new_runs": 0, "cpu_hours": 0, "runs_from": ["lgp_table3"]}
+    assert make_scoreboard.pending_text(row) == "`lgp_table4` no runs of its own (those of `lgp_table3`)"
+    row = {"table": "lgp_table1", "new_runs": 6, "cpu_hours": 2.1, "runs_from": ["lgp_table1_measured"]}
+    assert make_scoreboard.pending_text(row) == "`lgp_table1` 6 runs, 2.1 h, and those of `lgp_table1_measured`"
