@@ -51,7 +51,21 @@ def check_file(path):
                 if ckey not in cols:
                     errs.append(f"{w}: row {rkey!r} has key {ckey!r} not in columns")
                 errs += check_cell(f"{w}:{rkey}:{ckey}", cell)
+        # a mark means "significant against some row": which one, the table says (mark_against)
+        against = t.get("mark_against") or {}
+        known_marks = {m for pair in against.values() for m in pair}
+        if t.get("marks") and not against:
+            errs.append(f"{w}: marks without mark_against (which row each mark tests against)")
+        for rkey, pair in against.items():
+            if rkey not in t.get("rows", {}):
+                errs.append(f"{w}: mark_against names unknown row {rkey!r}")
+            if not isinstance(pair, list) or len(pair) != 2:
+                errs.append(f"{w}: mark_against[{rkey!r}] is [mark at p < 0.05, mark at p < 0.01]")
         for rkey, row in (t.get("marks") or {}).items():
+            for ckey, cell in row.items():
+                for m in cell:
+                    if against and m not in known_marks:
+                        errs.append(f"{w}: mark {m!r} of {rkey!r}/{ckey!r} is in no mark_against pair")
             if rkey not in t.get("rows", {}):
                 errs.append(f"{w}: marks for unknown row {rkey!r}")
             for ckey in row:

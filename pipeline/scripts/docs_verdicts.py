@@ -123,7 +123,8 @@ def render(table_name, header, rows, experiment, paper):
                 first = rs["compare"][0]
                 if (first if isinstance(first, str) else first["row"]) == comp["row"] and delta_column in header:
                     delta = number(r[header.index(delta_column)])  # the table's own Δ, from unrounded means
-                paper_mark = paper.get("marks", {}).get(rs.get("paper", r[0]), {}).get(pcol, "")
+                base_key = row_specs.get(comp["row"], {}).get("paper", comp["row"])
+                paper_mark = verdicts.paper_marks(paper, rs.get("paper", r[0]), pcol, base_key)
                 measured_mark = "".join(mk for mk in marks if mk in r[ci])  # the bootstrap's symbols in the cell
                 seed_note = ""
                 if (r[0], header[ci], comp["row"]) in written:  # the DAG's own verdict text says whose mark it is
@@ -133,10 +134,10 @@ def render(table_name, header, rows, experiment, paper):
                 # table was made with its bootstrap, which its verdict text then shows
                 tested = "metric" in col or ("bootstrap" in col.get("stat", {}) and (r[0], header[ci], comp["row"]) in written)
                 significant = bool(measured_mark) and not seed_note  # a seed pair against the mean is no evidence
-                result = verdicts.verdict(round(p_row - p_base, 6), any(mk in paper_mark for mk in marks), delta,
-                                          significant if tested else None)
+                result = verdicts.verdict(round(p_row - p_base, 6), bool(paper_mark), delta,
+                                          significant if tested else None, conflicting=bool(seed_note))
                 results.append(result)
-                texts.append(verdicts.verdict_text(comp["row"], round(p_row - p_base, 6), "".join(mk for mk in marks if mk in paper_mark),
+                texts.append(verdicts.verdict_text(comp["row"], round(p_row - p_base, 6), paper_mark,
                                                    delta, seed_note or (measured_mark if tested else ""), result, decimals_of(r[ci])))
             out.append("; ".join(texts))
         new_rows.append(out)

@@ -193,11 +193,11 @@ def comparison_verdict(paper, rows, row, col, ci, comp, cell, measured, decimals
     if p_row is None or p_base is None or (comp["row"], ci) not in measured or (row["label"], ci) not in measured:
         return "", None
     paper_delta = round(p_row - p_base, 6)
-    paper_mark = paper.get("marks", {}).get(row["paper"], {}).get(col["paper"], "")
-    paper_sig = any(m in paper_mark for m in comp["marks"])
+    paper_mark = verdicts.paper_marks(paper, row["paper"], col["paper"], base_row.get("paper"))
+    paper_sig = bool(paper_mark)
     measured_delta = statistics.fmean(measured[(row["label"], ci)]) - statistics.fmean(measured[(comp["row"], ci)])
     test = next((x for x in cell["tests"] if x["row"] == comp["row"]), None)
-    mark, sig = "", None
+    mark, sig, conflicting = "", None, False
     if test is not None:
         base, entry = load_json(test["file"])[:2]
         sig = entry["score"] != base["score"] and entry["p_value"] < MARK_LEVELS[0]  # what marks_for marks
@@ -207,10 +207,9 @@ def comparison_verdict(paper, rows, row, col, ci, comp, cell, measured, decimals
             # the one-seed pair the test compares points the other way than the seed group's mean,
             # significantly: that says nothing for Δ's direction
             mark = f" (seed-{test['seed']} pair {tested_delta:+.{decimals}f}{mark})"
-            sig = False
-    result = verdicts.verdict(paper_delta, paper_sig, measured_delta, sig)
-    shown_paper_mark = "".join(m for m in comp["marks"] if m in paper_mark)
-    return verdicts.verdict_text(comp["row"], paper_delta, shown_paper_mark, measured_delta, mark, result, decimals), result
+            sig, conflicting = False, True
+    result = verdicts.verdict(paper_delta, paper_sig, measured_delta, sig, conflicting)
+    return verdicts.verdict_text(comp["row"], paper_delta, paper_mark, measured_delta, mark, result, decimals), result
 
 
 
@@ -384,6 +383,9 @@ def main(sm):
                      "sentences of the concatenated outputs and does not see how much training runs differ): "
                      + "; ".join(f"{k}: {', '.join(v)}" for k, v in seed_notes.items()) + ".")
     notes += t.get("notes", [])
+    if paper is not None and verdicts.mark_legend(paper) and any(
+            (paper.get("marks") or {}).get(r.get("paper"), {}).get(c.get("paper")) for r in t["rows"] for c in t["columns"]):
+        notes.append(f"The paper column's marks are the paper's own tests: {verdicts.mark_legend(paper)}.")
     if paper is not None and any_comparisons:
         notes.append("Verdict, per comparison the paper makes (\"paper\": its difference and marks; \"here\": the measured Δ and "
                      "the bootstrap mark): agrees = same sign, and significant here where the paper's was; not significant = "

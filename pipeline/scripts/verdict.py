@@ -30,13 +30,18 @@ def sign(x):
     return (x > 0) - (x < 0)
 
 
-def verdict(paper_delta, paper_significant, measured_delta, measured_significant):
+def verdict(paper_delta, paper_significant, measured_delta, measured_significant, conflicting=False):
     """paper_significant: bool (the paper's marks were recorded for this cell's table);
-    measured_significant: bool, or None when the statistic has no significance test."""
+    measured_significant: bool, or None when the statistic has no significance test; conflicting:
+    the only test there is (a one-run row against the seed group's run of the same seed) is
+    significant in the direction opposite to the means' difference, so the measurement neither
+    agrees nor contradicts: not significant, whatever the sign of the means."""
     if paper_delta is None or measured_delta is None:
         return None
     if measured_significant is None:
         return SAME_UNTESTED if sign(paper_delta) == sign(measured_delta) else OPPOSITE_UNTESTED
+    if conflicting:
+        return NOT_SIGNIFICANT
     if sign(paper_delta) == 0:
         return CONTRADICTS if measured_significant else AGREES
     if sign(paper_delta) == sign(measured_delta) and (measured_significant or not paper_significant):
@@ -44,6 +49,21 @@ def verdict(paper_delta, paper_significant, measured_delta, measured_significant
     if sign(paper_delta) == -sign(measured_delta) and measured_significant:
         return CONTRADICTS
     return NOT_SIGNIFICANT
+
+
+def paper_marks(paper, row_key, column, base_key):
+    """The paper's own significance marks in its cell (row_key, column) that test against the paper
+    row base_key, by the paper table's `mark_against` ({paper row: [mark at p < 0.05, mark at
+    p < 0.01]}): a mark the paper gave against another row says nothing of this comparison (a
+    check that compares SA-NMT shared with FA-NMT shared must not read the paper's ‡ against NMT)."""
+    cell = ((paper.get("marks") or {}).get(row_key) or {}).get(column, "")
+    own = (paper.get("mark_against") or {}).get(base_key, [])
+    return "".join(m for m in own if m in cell)
+
+
+def mark_legend(paper):
+    """'† p < 0.05, ‡ p < 0.01 against NMT; ...' of the paper's own marks, or ''."""
+    return "; ".join(f"{m[0]} p < 0.05, {m[1]} p < 0.01 against {row}" for row, m in (paper.get("mark_against") or {}).items())
 
 
 def signed(x, decimals):

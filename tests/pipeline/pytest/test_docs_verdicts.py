@@ -26,9 +26,10 @@ def test_the_dags_verdict_text_says_whose_mark_it_is():
     header, out, tally = dv.render("t3", HEADER, rows(written), experiment(), PAPER)
     verdict = out[2][header.index("verdict (DA)")]
     assert "vs Shared: paper +3.90 · here -2.50‡ · contradicts" in verdict
-    # the mark in the cell is the Shared test's; the Flat pair pointed against the mean: no evidence
-    assert "vs Flat: paper +14.70 · here +0.48 (seed-1 pair -8.50‡) · agrees" in verdict
-    assert tally.endswith("1 agrees, 1 contradicts.")
+    # the mark in the cell is the Shared test's; the Flat pair pointed against the mean significantly:
+    # the measurement neither agrees nor contradicts
+    assert "vs Flat: paper +14.70 · here +0.48 (seed-1 pair -8.50‡) · not significant" in verdict
+    assert tally.endswith("1 not significant, 1 contradicts.")
     again = dv.render("t3", header, out, experiment(), PAPER)  # idempotent on its own output
     assert again[1] == out and again[2] == tally
 
@@ -44,3 +45,18 @@ def test_attachment_without_a_shown_test_stays_untested():
     written = "vs Shared: paper +3.90 · here -2.50‡ · contradicts; vs Flat: paper +14.70 · here +0.48 · agrees"
     header, out, _ = dv.render("t3", HEADER, rows(written), experiment(bootstrap=False), PAPER)
     assert "(untested)" in out[2][header.index("verdict (DA)")]
+
+
+def test_a_paper_mark_counts_only_against_the_row_it_tests():
+    # the paper's ‡ on "Shared" is against "Base": a check that compares Shared with Flat reads no mark
+    paper = {"rows": {"Base": {"BLEU": 23.44}, "Flat": {"BLEU": 24.03}, "Shared": {"BLEU": 24.26}},
+             "marks": {"Shared": {"BLEU": "‡"}}, "mark_against": {"Base": ["†", "‡"]}}
+    exp = {"tables": {"t": {"columns": [{"label": "BLEU", "pair": "p", "test": "test", "metric": "bleu", "paper": "BLEU"}],
+                            "rows": [{"label": "Base", "system": "b"}, {"label": "Flat", "system": "f", "compare": []},
+                                     {"label": "Shared", "system": "s", "compare": ["Base", "Flat"]}]}}}
+    header = ["system", "BLEU", "paper (BLEU)"]
+    body = [["Base", "28.66", "23.44"], ["Flat", "27.93", "24.03"], ["Shared", "28.53", "24.26‡"]]
+    header, out, _ = dv.render("t", header, body, exp, paper)
+    verdict = out[2][header.index("verdict (BLEU)")]
+    assert "vs Base: paper +0.82‡ · here -0.13 · not significant" in verdict
+    assert "vs Flat: paper +0.23 · here +0.60 · agrees" in verdict, verdict

@@ -85,7 +85,8 @@ def test_formatting():
 
 
 def test_comparison_verdict_from_files(tmp_path):
-    paper = {"rows": {"Base": {"BLEU": 30.0}, "New": {"BLEU": 31.3}}, "marks": {"New": {"BLEU": "‡"}}}
+    paper = {"rows": {"Base": {"BLEU": 30.0}, "New": {"BLEU": 31.3}}, "marks": {"New": {"BLEU": "‡"}},
+             "mark_against": {"Base": ["†", "‡"]}}
     rows = [{"label": "Base", "paper": "Base"}, {"label": "New", "paper": "New"}]
     test = write(tmp_path / "sig.json", [{"score": 20.0}, {"score": 20.9, "p_value": 0.003}])
     comp = {"row": "Base", "marks": ["†", "‡"]}
@@ -102,7 +103,8 @@ def test_comparison_verdict_from_files(tmp_path):
 
 def test_a_seed_pair_pointing_against_the_group_mean_is_no_evidence(tmp_path):
     # New (one run) against Base's seed-1 run: seed 1 scored far above New, Base's mean is below it
-    paper = {"rows": {"Base": {"DA": 17.0}, "New": {"DA": 31.7}}, "marks": {"New": {"DA": "‡"}}}  # marked: a test must back Δ
+    paper = {"rows": {"Base": {"DA": 17.0}, "New": {"DA": 31.7}}, "marks": {"New": {"DA": "‡"}},
+             "mark_against": {"Base": ["†", "‡"]}}  # marked: a test must back Δ
     rows = [{"label": "Base", "paper": "Base"}, {"label": "New", "paper": "New"}]
     test = write(tmp_path / "sig.json", [{"score": 19.6}, {"score": 11.1, "p_value": 0.001}])
     comp = {"row": "Base", "marks": ["†", "‡"]}
@@ -111,6 +113,10 @@ def test_a_seed_pair_pointing_against_the_group_mean_is_no_evidence(tmp_path):
     text, result = mt.comparison_verdict(paper, rows, rows[1], {"paper": "DA"}, 0, comp, cell, measured, 2)
     assert result == "not significant", text
     assert "here +0.47 (seed-1 pair -8.50‡)" in text, text
+    # also where the paper's difference is unmarked (the means' sign alone would otherwise agree): the
+    # only test there is points the other way, significantly
+    unmarked = {**paper, "marks": {}}
+    assert mt.comparison_verdict(unmarked, rows, rows[1], {"paper": "DA"}, 0, comp, cell, measured, 2)[1] == "not significant"
     # the same pair pointing the way of the mean keeps its mark
     write(tmp_path / "sig.json", [{"score": 4.0}, {"score": 11.1, "p_value": 0.001}])
     text, result = mt.comparison_verdict(paper, rows, rows[1], {"paper": "DA"}, 0, comp, cell, measured, 2)
