@@ -33,7 +33,8 @@ rule table:
         experiment=config["experiment"],
         bootstrap=config["bootstrap"],
         runs=lambda w: {r: {"system": SYSTEMS[r]["system"], "pair": SYSTEMS[r]["pair"], "seed": SYSTEMS[r]["seed"],
-                            "slice": PAIR[SYSTEMS[r]["pair"]].slice, "budget": run_budget(r)}
+                            "slice": PAIR[SYSTEMS[r]["pair"]].slice, "budget": run_budget(r),
+                            "decode_only": "ensemble" in SYSTEMS[r]}
                         for r in table_runs(w.table)},
     log:
         f"{WORK}/logs/tables/{{table}}.log",

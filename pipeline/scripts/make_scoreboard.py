@@ -34,8 +34,11 @@ def training_label(budget, reached):
         return "n/a"
     if "until" not in budget:
         return "fixed updates (round 1)"
-    caps = {}
+    caps, untrained = {}, set()
     for group in budget.split(":", 1)[1].split("; "):
+        if ": no training (" in group:  # a checkpoint of initial parameters: neither rule nor cap applies
+            untrained.add(group.strip().split(":", 1)[0])
+            continue
         m = CAP.match(group)
         if m:
             caps[m[1]] = int(m[2])
@@ -45,6 +48,8 @@ def training_label(budget, reached):
     runs = at_cap = unknown = 0
     for group in reached.split(":", 1)[-1].split("; ") if reached else []:
         name = group.strip().split(" ", 1)[0]
+        if name.split(".", 1)[0] in untrained:
+            continue
         cap = caps.get(name.split(".", 1)[0])
         for epochs in REACHED.findall(group):
             runs += 1

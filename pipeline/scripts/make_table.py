@@ -104,6 +104,16 @@ def epochs_reached(summaries):
     return [f"{system} {', '.join(values)}" for system, values in sorted(by_system.items())]
 
 
+def seeds_by_system(runs):
+    """{system: {seed, ...}} of a table's trained runs: which seeds each row's mean is over (a system
+    that only decodes other runs' checkpoints has no seed of its own; its budget names its runs)."""
+    out = {}
+    for r in runs.values():
+        if not r.get("decode_only"):
+            out.setdefault(r["system"], set()).add(r["seed"])
+    return out
+
+
 def hardware_line(summaries):
     """The hardware the runs trained on (summaries: path -> content); where there is more than one kind
     (e.g. a few runs on a lent GPU, the rest on CPUs), each kind names its runs, so a reader sees which
@@ -337,6 +347,8 @@ def main(sm):
         header += [
             f"Hardware: {hardware_line(summaries)}.",
             "Training budget: " + "; ".join(f"{s}: {b}" for s, b in sorted({(r['system'], r['budget']) for r in runs.values()})) + ".",
+            "Seeds (runs per system): " + "; ".join(f"{s}: {', '.join(str(n) for n in sorted(seeds))}"
+                                                    for s, seeds in sorted(seeds_by_system(runs).items())) + ".",
             f"Results recorded {dates[0] if len(dates) == 1 else dates[0] + ' to ' + dates[-1]}" if dates else "Results recorded: n/a",
         ]
         reached = epochs_reached(summaries)

@@ -49,13 +49,16 @@ def run_budget(run):
             return f"{members[0]} decoded from its {which}.pt{with_options} ({run_budget(members[0])})"
         return f"ensemble of {', '.join(members)} ({which}.pt{with_options})"
     t = SYSTEMS[run].get("train", {})
+    if t.get("lr") == 0:  # a checkpoint of the initial parameters (e.g. a pre-trained parser before NMT training)
+        steps = t.get("max_steps", 0)
+        return f"no training (learning rate 0; the initial parameters, saved after {steps} update{'s' if steps != 1 else ''})"
     parts = []
     if t.get("patience"):  # the convergence rule: the same words for every row trained by it
         metric = "BLEU" if t.get("keep_best") == "bleu" else "perplexity"
         per_epoch = t.get("valid_per_epoch", 1)
-        every = "an epoch" if per_epoch == 1 else f"1/{per_epoch} epoch"
+        every = "epoch" if per_epoch == 1 else f"1/{per_epoch} epoch"
         parts.append(f"until {t['patience']} validations (every {every}) without a better dev {metric}")
     if t.get("max_steps"):
-        parts.append(f"{t['max_steps']} updates")
+        parts.append(f"{t['max_steps']} update{'s' if t['max_steps'] != 1 else ''}")
     parts.append(f"≤ {t.get('max_epochs', 10)} epochs")
     return ", ".join(parts)

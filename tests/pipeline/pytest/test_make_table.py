@@ -137,3 +137,9 @@ def test_seed_level_p_is_welchs_t_test():
 def test_seed_summary():
     assert mt.seed_summary([3.0, 4.0, 5.0]) == (4.0, 1.0, 3)  # sample sd (n - 1)
     assert mt.seed_summary([7.0]) == (7.0, None, 1)  # one run: no sd
+
+
+def test_seeds_by_system():
+    runs = {"nmt.s1": {"system": "nmt", "seed": 1}, "nmt.s3": {"system": "nmt", "seed": 3}, "sa.s1": {"system": "sa", "seed": 1},
+            "nmt_avg": {"system": "nmt_avg", "seed": 1, "decode_only": True}}
+    assert mt.seeds_by_system(runs) == {"nmt": {1, 3}, "sa": {1}}

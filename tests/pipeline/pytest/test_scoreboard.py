@@ -101,3 +101,9 @@ def test_a_configured_table_says_whose_runs_it_reuses():
     assert make_scoreboard.pending_text(row) == "`lgp_table4` no runs of its own (those of `lgp_table3`)"
     row = {"table": "lgp_table1", "new_runs": 6, "cpu_hours": 2.1, "runs_from": ["lgp_table1_measured"]}
     assert make_scoreboard.pending_text(row) == "`lgp_table1` 6 runs, 2.1 h, and those of `lgp_table1_measured`"
+
+
+def test_a_checkpoint_of_initial_parameters_is_no_run_of_the_rule():
+    budget = BUDGET.replace("nmt: ", "init: no training (learning rate 0; the initial parameters, saved after 1 update); nmt: ")
+    line = reached("init.sa_mini_en_de 1 / 1", "nmt.sa_mini_en_de 6 / 5442")
+    assert make_scoreboard.training_label(budget, line) == "to convergence"
