@@ -74,14 +74,39 @@ def run_state(system_dir, max_epochs):
     return "training", min(epoch, max_epochs), best
 
 
+def on_page(docs, exp, table):
+    """Whether a table is measured in round 2: its marker is on its experiment's results page, and
+    its block's budget (the lines from its section heading to the marker) is the convergence rule,
+    not round 1's fixed number of updates."""
+    page = os.path.join(docs, f"{exp}.md")
+    if not os.path.exists(page):
+        return False
+    lines = open(page, encoding="utf-8").read().split("\n")
+    marker = f"<!-- table: {table} -->"
+    if marker not in lines:
+        return False
+    for line in reversed(lines[: lines.index(marker)]):
+        if line.startswith("## "):
+            break
+        if line.startswith("Training budget:"):
+            return "until" in line
+    return True
+
+
 def progress(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml"), results_root=ROOT):
     """Round 2's training runs, in the plan's order, with their state and the CPU-hours left: a run
     that has not finished costs its per-run estimate times the share of its epoch cap not yet
-    trained (an upper bound where the convergence rule stops it before the cap)."""
+    trained (an upper bound where the convergence rule stops it before the cap). An item whose
+    tables are all on their results page is done, whether or not its runs are on this machine: its
+    runs are charged only to a later item that needs them again (a check that carries them on)."""
     plan = yaml.safe_load(open(path, encoding="utf-8"))
+    docs = os.path.join(results_root, "docs", "results")
     lines, total, listed = [], 0.0, {}
     for item in plan["run"]:
         exp = item["experiment"]
+        if all(on_page(docs, exp, t) for t in item["tables"]):
+            lines.append(f"{exp}: measured ({', '.join(item['tables'])} on docs/results/{exp}.md)")
+            continue
         tables, specs, results = table_runs(exp, with_specs=True)
         cost = plan["hours_per_run"][exp]
         # a run an earlier item of the same experiment needs is listed (and charged) there only

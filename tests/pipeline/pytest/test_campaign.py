@@ -123,3 +123,25 @@ def test_a_table_names_the_earlier_tables_whose_runs_it_reuses(tmp_path):
     # Table 4 decodes Table 3's runs: nothing of its own to train, and it says whose runs it needs
     assert rows["lgp_table4"]["new_runs"] == 0 and rows["lgp_table4"]["runs_from"] == ["lgp_table3"]
     assert rows["lgp_table1"]["runs_from"] == ["lgp_table1_measured"] and rows["lgp_table1"]["new_runs"] > 0
+
+
+def test_an_item_measured_on_its_page_is_done_and_its_runs_go_to_the_next_item(tmp_path):
+    plan = tmp_path / "plan.yaml"
+    hours = {f"{p}.mini": {"default": 1.0} for p in campaign.PAPERS}
+    plan.write_text(yaml.safe_dump({"hours_per_run": hours, "run": [
+        {"experiment": "lgp.mini", "tables": ["lgp_table1_measured"]},
+        {"experiment": "lgp.mini", "tables": ["lgp_table1"]}]}))
+    runs = campaign.table_runs("lgp.mini")
+    page = tmp_path / "docs" / "results" / "lgp.mini.md"
+    page.parent.mkdir(parents=True)
+    block = "## Table 1\n\nTraining budget: seq: {}.\n\n<!-- table: lgp_table1_measured -->\n| a |\n|---|\n"
+    # round 1's fixed budget on the page: not measured yet
+    page.write_text(block.format("600 updates, ≤ 30 epochs"))
+    assert not campaign.on_page(str(page.parent), "lgp.mini", "lgp_table1_measured")
+    page.write_text(block.format("until 3 validations (every 1/2 epoch) without a better dev BLEU, ≤ 30 epochs"))
+    assert campaign.on_page(str(page.parent), "lgp.mini", "lgp_table1_measured")
+    text = campaign.progress(str(plan), results_root=str(tmp_path))
+    assert "lgp.mini: measured (lgp_table1_measured on docs/results/lgp.mini.md)" in text
+    # the later item needs the measured item's runs again (not on this machine): it lists and charges them
+    needed = len(runs["lgp_table1"])
+    assert f"lgp.mini: 0 finished, 0 training or waiting to resume, {needed} not started; ~{needed:.1f} CPU-hours left" in text
