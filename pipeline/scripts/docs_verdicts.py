@@ -50,13 +50,14 @@ def paper_value(cell):
 
 # one comparison in a verdict cell the DAG wrote: its measured part ("here -2.50‡", or "here +0.48
 # (seed-1 pair -8.50‡)" where the one-seed pair tested points against the group mean)
-HERE = re.compile(r"vs (?P<row>.+?): paper [^·]*· here [+\-−]?\d+(?:\.\d+)?(?P<marks>[^ ·(]*)(?P<seed> \(seed-\d+ pair [^)]*\))? · ")
+HERE = re.compile(r"vs (?P<row>.+?): paper [^·]*· here (?P<delta>[+\-−]?\d+(?:\.\d+)?)(?P<marks>[^ ·(]*)(?P<seed> \(seed-\d+ pair [^)]*\))? · ")
 
 
 def written_marks(header, rows):
-    """{(row label, measured column's label, compared row): (marks, seed-pair note)} from the verdict cells
-    already in the table: a cell holding several comparisons' marks does not say which mark is
-    whose, the DAG's verdict text does."""
+    """{(row label, measured column's label, compared row): (marks, seed-pair note, Δ)} from the
+    verdict cells already in the table: a cell holding several comparisons' marks does not say which
+    mark is whose, the DAG's verdict text does; and its Δ comes from the unrounded means, where the
+    table's cells only give rounded ones."""
     out = {}
     for i, h in enumerate(header):
         m = re.fullmatch(r"verdict \((.*)\)", h)
@@ -66,7 +67,8 @@ def written_marks(header, rows):
             for part in (r[i] if i < len(r) else "").split("; "):
                 hit = HERE.match(part + " ")
                 if hit and not part.endswith("(untested)"):  # an untested verdict records no test
-                    out[(r[0], m.group(1), hit.group("row"))] = (hit.group("marks"), hit.group("seed") or "")
+                    out[(r[0], m.group(1), hit.group("row"))] = (hit.group("marks"), hit.group("seed") or "",
+                                                                 number(hit.group("delta")))
     return out
 
 
@@ -128,7 +130,7 @@ def render(table_name, header, rows, experiment, paper):
                 measured_mark = "".join(mk for mk in marks if mk in r[ci])  # the bootstrap's symbols in the cell
                 seed_note = ""
                 if (r[0], header[ci], comp["row"]) in written:  # the DAG's own verdict text says whose mark it is
-                    measured_mark, seed_note = written[(r[0], header[ci], comp["row"])]
+                    measured_mark, seed_note, delta = written[(r[0], header[ci], comp["row"])]
                 col = col_specs[header[ci]]
                 # a translation metric is always tested by the DAG; an attachment score only where the
                 # table was made with its bootstrap, which its verdict text then shows

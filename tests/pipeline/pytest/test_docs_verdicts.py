@@ -60,3 +60,16 @@ def test_a_paper_mark_counts_only_against_the_row_it_tests():
     verdict = out[2][header.index("verdict (BLEU)")]
     assert "vs Base: paper +0.82‡ · here -0.13 · not significant" in verdict
     assert "vs Flat: paper +0.23 · here +0.60 · agrees" in verdict, verdict
+
+
+def test_the_dags_delta_from_unrounded_means_is_kept():
+    exp = {"tables": {"t": {"columns": [{"label": "BLEU", "pair": "p", "test": "test", "metric": "bleu", "paper": "BLEU"}],
+                            "rows": [{"label": "Base", "system": "b"}, {"label": "Flat", "system": "f", "compare": []},
+                                     {"label": "Shared", "system": "s", "compare": ["Base", "Flat"]}]}}}
+    paper = {"rows": {"Base": {"BLEU": 23.44}, "Flat": {"BLEU": 24.03}, "Shared": {"BLEU": 24.26}}}
+    header = ["system", "BLEU", "paper (BLEU)", "verdict (BLEU)"]
+    # the cells' rounded means differ by 0.60; the DAG's verdict text, from the unrounded ones, says 0.61
+    written = "vs Base: paper +0.82 · here -0.13 · not significant; vs Flat: paper +0.23 · here +0.61 · agrees"
+    body = [["Base", "28.66", "23.44", ""], ["Flat", "27.93", "24.03", ""], ["Shared", "28.53", "24.26", written]]
+    header, out, _ = dv.render("t", header, body, exp, paper)
+    assert "vs Flat: paper +0.23 · here +0.61 · agrees" in out[2][header.index("verdict (BLEU)")]
