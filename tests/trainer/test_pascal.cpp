@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <numeric>
 
+#include "core/error.h"
 #include "trainer/data/batches.h"
 #include "trainer/decode/beam_search.h"
 #include "trainer/models/registry.h"
@@ -264,4 +265,37 @@ TEST(Sisa, LearnsAPlantedParse) {
   }
   EXPECT_GE(mass, 0.9) << "after " << step << " updates (initial " << initial << ")";
   EXPECT_LT(initial, 0.6);
+}
+
+// +SISA's query and key pass through a leaky ReLU (the released code's reading of the paper's
+// "feed-forward layer"); "none" keeps them linear, and other values are refused by name.
+TEST(Sisa, ActivationOfTheFeedForwardProjections) {
+  auto with = [](const std::string& activation) {
+    auto config = synmt::test::tiny_arch("transformer_sisa_tiny", {{"dropout", 0.0}});
+    if (!activation.empty()) config["options"]["score_modifiers"][0]["activation"] = activation;
+    torch::manual_seed(5);
+    return synmt::create_model(config);
+  };
+  auto data = parsed_copy_task(8);
+  synmt::BatchIterator it(data, {});
+  std::vector<int64_t> all(8);
+  std::iota(all.begin(), all.end(), 0);
+  auto b = it.make_batch(all);
+  auto scores = [&](auto& m) {
+    torch::NoGradGuard no_grad;
+    m->eval();
+    synmt::ForwardRequest r;
+    r.analysis = true;
+    return m->forward(b.source, b.tgt_in, r).analysis["encoder_attention_0"].select(1, 3);
+  };
+  auto leaky = with("leaky_relu"), linear = with("none"), preset = with("");
+  // the same seed gives the same parameters: only the activation differs; the preset's is leaky_relu
+  EXPECT_FALSE(torch::allclose(scores(leaky), scores(linear)));
+  EXPECT_TRUE(torch::equal(scores(leaky), scores(preset)));
+  try {
+    with("relu");
+    FAIL() << "an unknown activation must be refused";
+  } catch (const synmt::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("leaky_relu or none, not 'relu'"), std::string::npos) << e.what();
+  }
 }

@@ -12,6 +12,8 @@ SisaHeadImpl::SisaHeadImpl(SisaOptions o, const SyntaxModuleSizes& sizes) : opti
                       std::to_string(sizes.encoder_layers) + "; layers count from 0)");
   head_ = options_.head < 0 ? sizes.heads + options_.head : options_.head;
   if (head_ < 0 || head_ >= sizes.heads) throw ConfigError("sisa: no head " + std::to_string(options_.head));
+  if (options_.activation != "leaky_relu" && options_.activation != "none")
+    throw ConfigError("sisa: activation is leaky_relu or none, not '" + options_.activation + "'");
   const int64_t d = options_.dim > 0 ? options_.dim : sizes.model_dim / sizes.heads;
   query = register_module("query", torch::nn::Linear(sizes.model_dim, d));
   key = register_module("key", torch::nn::Linear(sizes.model_dim, d));
@@ -21,9 +23,13 @@ SisaHeadImpl::SisaHeadImpl(SisaOptions o, const SyntaxModuleSizes& sizes) : opti
 }
 
 torch::Tensor SisaHeadImpl::modify(const torch::Tensor& scores, const torch::Tensor& query_input, const SeamContext& context) {
-  // The biaffine of the papers' description, linear projections: the released Pascal code
-  // (multihead_lisa.py) applies a leaky ReLU to both projections first, which neither paper states.
+  // the "feed-forward layer" of the paper's description: linear, then (as the released code) a
+  // leaky ReLU with PyTorch's default slope 0.01
   auto q = query(query_input), k = key(query_input);                            // (B, S, d)
+  if (options_.activation == "leaky_relu") {
+    q = torch::leaky_relu(q, 0.01);
+    k = torch::leaky_relu(k, 0.01);
+  }
   auto arcs = torch::matmul(torch::matmul(q, bilinear), k.transpose(1, 2))      // (B, S, S)
               + torch::matmul(k, key_bias).unsqueeze(1);
   if (options_.loss && context.output) add_parent_attention_loss(arcs, context);

@@ -1,7 +1,8 @@
 #pragma once
 // +SISA (Strubell et al. 2018's syntactically-informed self-attention, as Pascal's baseline): in one
 // encoder layer one head's scores are replaced by a biaffine parent scorer over the layer's input,
-//   s_ij = (W_q x_i)^T U (W_k x_j) + u^T (W_k x_j),
+//   s_ij = q_i^T U k_j + u^T k_j,   q_i = f(W_q x_i + b_q),  k_j = f(W_k x_j + b_k),
+// with f a leaky ReLU (activation "leaky_relu", the default) or the identity ("none"),
 // and its attention is trained towards each token's parent (feature parent_first: the first
 // sub-word of the parent word; the root points at its own first sub-word) with the auxiliary loss
 // "parent_attention" (cross-entropy summed over source tokens, like the NMT loss; its weight is
@@ -21,6 +22,11 @@ struct SisaOptions {
   int64_t head = -1;   // -1: the last head
   int64_t dim = 0;     // biaffine dimension; 0: model_dim / heads (a head's size)
   bool loss = true;
+  // Pascal's paper: Q and K "are computed through a feed-forward layer"; its released code
+  // (multihead_lisa.py) makes that layer a linear map followed by a leaky ReLU (slope 0.01), which
+  // is followed here. "none": linear projections only (this project's +SISA runs before
+  // 2026-11-28; their checkpoints store no activation and would now read as leaky_relu).
+  std::string activation = "leaky_relu";
   template <class Self, class Visit>
   static void fields(Self& o, Visit&& v) {
     v("kind", o.kind);
@@ -28,6 +34,7 @@ struct SisaOptions {
     v("head", o.head);
     v("dim", o.dim);
     v("loss", o.loss);
+    v("activation", o.activation);
   }
 };
 
