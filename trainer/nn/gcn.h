@@ -4,7 +4,8 @@
 //   s'_i = s_i + ReLU(W_self s_i + sum_k a_ik W_head s_k + sum_k a_ki W_dep s_k + b)
 // a_ik: the weight of k as i's head. Optional edge gates (a scalar sigma(w . s_k + c) per edge
 // direction) and degree normalisation (the sums divided by 1 + sum_k a_ik + sum_k a_ki); both off by
-// default as in the paper. Without a graph the layer is the baselines' dense ReLU layer with the same
+// default: Bastings et al. 2018 describe neither (Marcheggiani & Titov's GCN gates its edges, and
+// gates the self-loop too, which the option here does not). Without a graph the layer is the baselines' dense ReLU layer with the same
 // residual: exactly the GCN with self-loops only (a = 0).
 #include <torch/nn/module.h>
 #include <torch/nn/modules/linear.h>
