@@ -331,13 +331,15 @@ rule treebank_text:
     params:
         py=PYTHON,
         lower=lambda w: " --lower" if gold_spec(w.pair, w.split).get("lowercase", False) else "",
+        # the XML escaping synmt-tok gives the pair's own text (a pair without a tokenizer has none)
+        escape=lambda w: " --escape" if PAIRS[w.pair]["tokenizer"] != "none" else "",
     log:
         f"{WORK}/logs/tokenize/{{pair}}.{{split}}.treebank.log",
     benchmark:
         f"{WORK}/logs/tokenize/{{pair}}.{{split}}.treebank.benchmark.tsv",
     shell:
-        "({params.py} pipeline/scripts/conllu_words.py {input.src} {output.src}{params.lower}"
-        " && {params.py} pipeline/scripts/conllu_words.py {input.tgt} {output.tgt}{params.lower}) 2> {log}"
+        "({params.py} pipeline/scripts/conllu_words.py {input.src} {output.src}{params.lower}{params.escape}"
+        " && {params.py} pipeline/scripts/conllu_words.py {input.tgt} {output.tgt}{params.lower}{params.escape}) 2> {log}"
 
 
 ruleorder: treebank_text > tokenize

@@ -1,7 +1,8 @@
 """The syntactic words of a CoNLL-U file, one sentence per line, space-separated: a treebank's
 sentences as already-tokenised text (multi-word token ranges and empty nodes skipped), so that the
-words a model reads are the gold tree's words. Usage: conllu_words.py IN.conllu[.gz] OUT.txt [--lower]
-(--lower: lower-cased words, for a pair whose corpus is lower-cased)"""
+words a model reads are the gold tree's words. Usage: conllu_words.py IN.conllu[.gz] OUT.txt [--lower] [--escape]
+(--lower: lower-cased words, for a pair whose corpus is lower-cased; --escape: the XML escaping
+synmt-tok gives the pair's training text, for a pair tokenised by it)"""
 import gzip
 import os
 import sys
@@ -31,13 +32,28 @@ def sentences(path, field=1):
         yield words
 
 
+# tokenizer.perl's escape_xml, in its order (& first), as synmt-tok applies it to every training
+# text it tokenises. The gold words cannot go through synmt-tok itself, which would split some of
+# them again and change the word count the gold trees need; without the escaping a word such as
+# 's or "&" reaches BPE and the vocabulary in a form training never showed (&apos;s, &amp;).
+XML_ESCAPES = [("&", "&amp;"), ("|", "&#124;"), ("<", "&lt;"), (">", "&gt;"), ("'", "&apos;"), ('"', "&quot;"),
+               ("[", "&#91;"), ("]", "&#93;")]
+
+
+def escape(word):
+    for raw, escaped in XML_ESCAPES:
+        word = word.replace(raw, escaped)
+    return word
+
+
 def main():
     src, out = sys.argv[1], sys.argv[2]
     lower = "--lower" in sys.argv[3:]
+    escaping = "--escape" in sys.argv[3:]
     tmp = out + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
         for words in sentences(src):
-            line = " ".join(words)
+            line = " ".join(escape(w) if escaping else w for w in words)
             f.write((line.lower() if lower else line) + "\n")
     os.replace(tmp, out)
 
