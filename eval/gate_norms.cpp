@@ -1,6 +1,7 @@
 #include "eval/gate_norms.h"
 
 #include <cmath>
+#include <limits>
 
 #include "core/atomic_file.h"
 #include "core/error.h"
@@ -40,6 +41,15 @@ std::vector<SentenceGateNorms> read_gate_norms(const std::string& path) {
   return out;
 }
 
+std::vector<SentenceGateNorms> norms_of_the_previous_step(std::vector<SentenceGateNorms> gates) {
+  for (auto& g : gates) {
+    if (g.norms.empty()) continue;
+    g.norms.pop_back();  // the last step's norm: the piece after the last is </s>
+    g.norms.insert(g.norms.begin(), -std::numeric_limits<double>::infinity());
+  }
+  return gates;
+}
+
 std::map<std::string, long> gate_pos_histogram(const std::vector<SentenceGateNorms>& gates,
                                                const std::vector<ConlluSentence>& target, const std::string& conllu_path) {
   if (gates.size() != target.size())
@@ -54,6 +64,7 @@ std::map<std::string, long> gate_pos_histogram(const std::vector<SentenceGateNor
     int best = 0;
     for (int k = 1; k < static_cast<int>(gates[s].norms.size()); ++k)
       if (gates[s].norms[k] > gates[s].norms[best]) best = k;
+    if (!std::isfinite(gates[s].norms[best])) continue;
     for (std::size_t w = 0; w < gates[s].spans.size(); ++w)
       if (best >= gates[s].spans[w].first && best <= gates[s].spans[w].second) ++hist[target[s].words[w].upos];
   }

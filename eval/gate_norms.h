@@ -30,7 +30,15 @@ std::vector<SentenceGateNorms> read_gate_norms(const std::string& path);
 std::vector<SentenceGateNorms> gate_norms_from_analysis(const std::string& path, const std::string& tensor,
                                                         const std::vector<std::vector<std::pair<int, int>>>& target_spans);
 
-// Throws InputError naming conllu_path and the sentence when word counts differ.
+// §6's other reading of its Eq. 17 (z_t from h_{t-1}, "when the model is about to predict y_t"):
+// with the decoder's steps indexed as in the paper's §3 the gate of h_{t-1} is the one the step
+// that predicted y_{t-1} used, so each piece takes the norm of the step before it. A sentence's
+// first piece then has none (-infinity: never the peak), and the last step's norm (it predicted
+// the last piece) would belong to </s>, which the count leaves out.
+std::vector<SentenceGateNorms> norms_of_the_previous_step(std::vector<SentenceGateNorms> gates);
+
+// Throws InputError naming conllu_path and the sentence when word counts differ; a sentence with
+// no finite norm (one piece, under norms_of_the_previous_step) has no peak and is not counted.
 std::map<std::string, long> gate_pos_histogram(const std::vector<SentenceGateNorms>& gates,
                                                const std::vector<ConlluSentence>& target, const std::string& conllu_path);
 

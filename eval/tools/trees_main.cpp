@@ -84,6 +84,7 @@ std::vector<synmt::eval::ScoreMatrix> read_matrices(const std::string& path) {
 struct TreesArgs {
   std::string gold, pred, format = "text";
   bool include_punct = false;
+  bool previous_step = false;  // gate-pos: also the previous-step reading of Eq. 17
   std::string gates_path, target_text, subwords = "bpe";
   std::string heads_path, tensor, rows = "heads";
   int head = -1;
@@ -142,6 +143,9 @@ Subcommands declare(CLI::App& app, TreesArgs& a) {
   gate_pos->add_option("--subwords", a.subwords, "with --tensor: bpe | spm | none, how --target marks words")->capture_default_str();
   gate_pos->add_option("--conllu", a.gold, "CoNLL-U of the same target sentences (tagged)")->required();
   gate_pos->add_option("-f,--format", a.format, "text | json")->capture_default_str();
+  gate_pos->add_flag("--previous-step", a.previous_step,
+                     "also count each piece under the norm of the step before it (Eq. 17 read as z_t from h_{t-1}; "
+                     "JSON key previous_step)");
   gate_chance = app.add_subcommand("gate-chance", "gate-pos's peak shares by chance, from the target side alone: a random piece, "
                                                   "a random word, the first word (SA-NMT §6)");
   gate_chance->add_option("--target", a.target_text, "the split's target sub-word text (one sentence a line)")->required();
@@ -251,13 +255,24 @@ int run_gate_pos(const TreesArgs& a) {
     if (a.target_text.empty()) throw synmt::ConfigError("gate-pos --tensor needs --target (the target sub-word text)");
     gates = synmt::eval::gate_norms_from_analysis(a.gates_path, a.tensor, target_word_spans(a));
   }
-  auto hist = synmt::eval::gate_pos_histogram(gates, synmt::eval::read_conllu(a.gold), a.gold);
-  long total = 0;
-  for (const auto& [pos, n] : hist) total += n;
+  const auto gold = synmt::eval::read_conllu(a.gold);
+  auto shares = [&](const std::vector<synmt::eval::SentenceGateNorms>& g) {
+    auto hist = synmt::eval::gate_pos_histogram(g, gold, a.gold);
+    long total = 0;
+    for (const auto& [pos, n] : hist) total += n;
+    return upos_shares(hist, total, "sentences");
+  };
+  auto j = shares(gates);
+  if (a.previous_step) j["previous_step"] = shares(synmt::eval::norms_of_the_previous_step(gates));
   if (a.format == "json") {
-    std::printf("%s\n", upos_shares(hist, total, "sentences").dump(1).c_str());
+    std::printf("%s\n", j.dump(1).c_str());
   } else {
-    for (const auto& [pos, n] : hist) std::printf("%-6s %6ld  %5.1f%%\n", pos.c_str(), n, 100.0 * n / std::max(1L, total));
+    for (const auto& [key, part] : std::vector<std::pair<std::string, synmt::Json>>{{"", j}, {"previous step: ", j.value("previous_step", synmt::Json())}}) {
+      if (part.is_null()) continue;
+      for (const auto& [pos, pct] : part["percent"].items())
+        if (part["counts"][pos].get<long>() > 0)
+          std::printf("%s%-6s %6ld  %5.1f%%\n", key.c_str(), pos.c_str(), part["counts"][pos].get<long>(), pct.get<double>());
+    }
   }
   return 0;
 }

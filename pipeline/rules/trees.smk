@@ -60,7 +60,9 @@ rule tree_baselines:
 rule gate_pos:
     """SA-NMT §6: per sentence of the gold treebank split, the target word holding the highest
     syntax-gate norm z_t = ||sigmoid(W_g h_t)||, teacher-forced on the parallel treebank's target
-    side; counted by its gold UPOS (gate_pos.<split>.json: counts and percent per UPOS)."""
+    side; counted by its gold UPOS (gate_pos.<split>.json: counts and percent per UPOS), and under
+    Eq. 17's other reading, z_t from h_{t-1}: each piece with the norm of the step before it (key
+    previous_step)."""
     input:
         dump=f"{RESULTS}/analysis/{{system}}/{{split}}.gate_norm.h5",
         target=lambda w: subword_text(SYSTEMS[w.system]["pair"], w.split, "tgt"),
@@ -78,7 +80,7 @@ rule gate_pos:
         f"{RESULTS}/systems/{{system}}/gate_pos.{{split}}.benchmark.tsv",
     shell:
         "({params.bin}/synmt-trees gate-pos --gates {input.dump} --tensor gate_norm --target {input.target}"
-        " --subwords {params.subwords} --conllu {input.gold} -f json > {output}.tmp && mv {output}.tmp {output}) 2> {log}"
+        " --subwords {params.subwords} --conllu {input.gold} --previous-step -f json > {output}.tmp && mv {output}.tmp {output}) 2> {log}"
 
 
 rule gate_chance:

@@ -2,6 +2,7 @@
 
 #include "tests/test_util.h"
 
+#include <cmath>
 #include <filesystem>
 #include <limits>
 #include <random>
@@ -116,6 +117,26 @@ TEST(GateNorms, HistogramOfTheWordWithTheHighestGateAndAlignmentErrors) {
   g[1].spans = {{0, 0}};
   g[0].spans = {{0, 1}, {2, 3}};  // two words where the tagged sentence has three
   EXPECT_THROW(synmt::eval::gate_pos_histogram(g, target, "target.conllu"), synmt::InputError);
+}
+
+// The previous-step reading of Eq. 17: each piece takes the norm of the step before it, so the
+// peak moves one piece right; a one-piece sentence has no peak left and is not counted.
+TEST(GateNorms, PreviousStepReadingMovesThePeakOnePieceRight) {
+  std::ofstream(tmp("prev.conllu")) << "1\tEin\t_\tDET\t_\t_\t2\tdet\t_\t_\n2\tHund\t_\tNOUN\t_\t_\t3\tnsubj\t_\t_\n"
+                                       "3\tbellt\t_\tVERB\t_\t_\t0\troot\t_\t_\n\n"
+                                       "1\tJa\t_\tINTJ\t_\t_\t0\troot\t_\t_\n\n";
+  // pieces Ein | Hu@@ nd | bellt: the step that predicted "nd" (0.9) has the highest norm
+  std::vector<synmt::eval::SentenceGateNorms> g = {{{0.1, 0.3, 0.9, 0.2}, {{0, 0}, {1, 2}, {3, 3}}}, {{0.5}, {{0, 0}}}};
+  auto target = synmt::eval::read_conllu(tmp("prev.conllu"));
+  auto shifted = synmt::eval::norms_of_the_previous_step(g);
+  ASSERT_EQ(shifted[0].norms.size(), 4u);
+  EXPECT_TRUE(std::isinf(shifted[0].norms[0]));
+  EXPECT_DOUBLE_EQ(shifted[0].norms[3], 0.9);  // "bellt" holds the norm of the step before it
+  EXPECT_EQ(shifted[0].spans, g[0].spans);
+  auto hist = synmt::eval::gate_pos_histogram(shifted, target, "prev.conllu");
+  EXPECT_EQ(hist["VERB"], 1);
+  EXPECT_EQ(hist.count("INTJ"), 0u);  // one piece: no step before it
+  EXPECT_EQ(hist.size(), 1u);
 }
 
 TEST(GateNorms, ChanceRatesOfPiecesWordsAndFirstWords) {
