@@ -1,5 +1,6 @@
-// The SA-NMT family: Table 2's seven rows of Tran & Bisk 2018 as presets (the paper's sizes:
-// 1024-dim embeddings and decoder, 2x512 BiLSTM, dropout 0.3, U(-0.04, 0.04)); smaller runs
+// The SA-NMT family: Table 2's seven rows of Tran & Bisk 2018 as presets (the paper gives 1024-dim
+// embeddings, 2 LSTM layers, dropout 0.3, U(-0.04, 0.04); the 1024-dim decoder and 2x512 BiLSTM
+// are our reading, its hidden sizes unstated); smaller runs
 // override the sizes in their experiment's model options.
 #include "trainer/models/sa_nmt/family.h"
 
