@@ -267,12 +267,12 @@ int run_gate_pos(const TreesArgs& a) {
   if (a.format == "json") {
     std::printf("%s\n", j.dump(1).c_str());
   } else {
-    for (const auto& [key, part] : std::vector<std::pair<std::string, synmt::Json>>{{"", j}, {"previous step: ", j.value("previous_step", synmt::Json())}}) {
-      if (part.is_null()) continue;
-      for (const auto& [pos, pct] : part["percent"].items())
-        if (part["counts"][pos].get<long>() > 0)
-          std::printf("%s%-6s %6ld  %5.1f%%\n", key.c_str(), pos.c_str(), part["counts"][pos].get<long>(), pct.get<double>());
-    }
+    auto print = [](const char* prefix, const synmt::Json& part) {
+      for (const auto& [pos, n] : part["counts"].items())
+        if (n.get<long>() > 0) std::printf("%s%-6s %6ld  %5.1f%%\n", prefix, pos.c_str(), n.get<long>(), part["percent"][pos].get<double>());
+    };
+    print("", j);
+    if (j.contains("previous_step")) print("previous step: ", j["previous_step"]);
   }
   return 0;
 }

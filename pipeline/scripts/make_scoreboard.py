@@ -22,7 +22,6 @@ COLUMNS = [verdicts.AGREES, verdicts.NOT_SIGNIFICANT, verdicts.CONTRADICTS, verd
 SEEDS = re.compile(r"\(n=(\d+)\)")
 CAP = re.compile(r"^\s*(\w+): .*≤ (\d+) epochs")     # "nmt: until 3 validations ..., ≤ 10 epochs"
 REACHED = re.compile(r"(\d+) / \d+")                # "10 / 9070": epochs / updates of one run
-MARKER = re.compile(r"<!-- table: (\S+) -->")
 DECODED_FROM = re.compile(r"(\w+)(?:\.s\d+)? decoded from its")  # "x_avg: x.s1 decoded from its averaged.pt (...)"
 
 
@@ -73,7 +72,7 @@ def page_tallies(path):
     heading, name, out = os.path.basename(path), "", []
     budget, reached, seeds = "", "", 1
     for line in open(path, encoding="utf-8"):
-        marker = MARKER.match(line)
+        marker = docs_verdicts.MARKER.match(line)
         if marker:
             name = marker[1]
         if line.startswith("#"):  # the latest heading: a section, or a generated table's own title
@@ -115,10 +114,9 @@ def page_table(page, name):
 
 
 def check_status(docs, row):
-    """Where a check's table stands: on its experiment's page (its marker is there), or planned."""
+    """Where a check's table stands: measured on its experiment's page (campaign.on_page), or planned."""
     page = f"{row['experiment']}.md"
-    path = os.path.join(docs, page)
-    if os.path.exists(path) and f"<!-- table: {row['table']} -->" in open(path, encoding="utf-8").read():
+    if campaign.on_page(docs, row["experiment"], row["table"]):
         return f"measured ([{page}]({page}))"
     return f"planned ({row['new_runs']} new run{'s' if row['new_runs'] != 1 else ''}, {row['cpu_hours']:.1f} CPU-h est.)"
 
