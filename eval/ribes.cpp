@@ -6,8 +6,10 @@
 #include <cstdio>
 #include <stdexcept>
 #include <unordered_map>
+#include <utility>
 
 #include "core/utf8.h"
+#include "eval/bleu_tokenizers.h"
 #include "synmt/version.h"
 
 namespace synmt::eval {
@@ -100,14 +102,23 @@ std::optional<KendallResult> ribes_kendall(const std::vector<std::string>& ref_w
   return r;
 }
 
+Ribes::Ribes(RibesOptions options) : options_(std::move(options)) {
+  // "none" only normalises whitespace, which RIBES.py's split does anyway
+  if (options_.tokenize != "none")
+    segment_ = make_bleu_tokenizer(options_.tokenize, options_.mecab_dicdir, /*only_split=*/true);
+}
+
 std::vector<std::optional<double>> Ribes::sentence_scores(const std::vector<std::string>& hyps,
                                                           const std::vector<std::vector<std::string>>& refs) const {
   std::vector<std::optional<double>> out;
   for (std::size_t i = 0; i < hyps.size(); ++i) {
-    auto hyp = ribes_words(hyps[i], options_.case_sensitive);
+    auto words = [this](const std::string& line) {
+      return ribes_words(segment_ ? segment_(line) : line, options_.case_sensitive);
+    };
+    auto hyp = words(hyps[i]);
     double best = -1.0;
     for (const auto& ref_set : refs) {
-      auto k = ribes_kendall(ribes_words(ref_set.at(i), options_.case_sensitive), hyp, options_.allow_empty_reference);
+      auto k = ribes_kendall(words(ref_set.at(i)), hyp, options_.allow_empty_reference);
       if (!k) continue;
       double s = k->nkt * std::pow(k->precision, options_.alpha) * std::pow(k->bp, options_.beta);
       if (s > best) best = s;
@@ -130,9 +141,12 @@ double Ribes::corpus_score(const std::vector<std::string>& hyps, const std::vect
 }
 
 std::string Ribes::signature(std::size_t num_refs) const {
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "nrefs:%zu|case:%s|alpha:%.2f|beta:%.2f|ribes:1.03.1|version:synmt-%s", num_refs,
-                options_.case_sensitive ? "mixed" : "lc", options_.alpha, options_.beta, SYNMT_VERSION);
+  char buf[200];
+  // tok appears only when the text was segmented first, so the signatures of unsegmented scores
+  // stay RIBES.py's settings alone
+  const std::string tok = options_.tokenize == "none" ? "" : "|tok:" + options_.tokenize;
+  std::snprintf(buf, sizeof buf, "nrefs:%zu|case:%s%s|alpha:%.2f|beta:%.2f|ribes:1.03.1|version:synmt-%s", num_refs,
+                options_.case_sensitive ? "mixed" : "lc", tok.c_str(), options_.alpha, options_.beta, SYNMT_VERSION);
   return buf;
 }
 

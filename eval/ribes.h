@@ -6,6 +6,7 @@
 // references per sentence, the corpus score the mean over sentences. Words are aligned when unique
 // in both sentences, otherwise by the shortest context n-gram unique in both, left context tried
 // before right (RIBES.py's order; NLTK's ribes_score tries right first, docs/evaluation.md).
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +18,11 @@ struct RibesOptions {
   double beta = 0.10;
   bool case_sensitive = false;  // RIBES.py lower-cases unless -c
   bool allow_empty_reference = false;  // RIBES.py -z: skip such sentences instead of failing
+  // Segmentation applied to hypothesis and reference before RIBES.py's whitespace split: none (as
+  // given) or any BLEU tokeniser name. RIBES.py expects segmented text; a language written without
+  // spaces (raw Japanese references) must be segmented first, as WAT scores segmented text.
+  std::string tokenize = "none";
+  std::string mecab_dicdir;  // ja-mecab: IPAdic directory (empty = MeCab's default)
 };
 
 struct KendallResult {
@@ -31,7 +37,7 @@ std::optional<KendallResult> ribes_kendall(const std::vector<std::string>& ref, 
 
 class Ribes {
  public:
-  explicit Ribes(RibesOptions options) : options_(options) {}
+  explicit Ribes(RibesOptions options);
   // Per-sentence best score; nullopt where every reference is empty.
   std::vector<std::optional<double>> sentence_scores(const std::vector<std::string>& hyps,
                                                      const std::vector<std::vector<std::string>>& refs) const;
@@ -40,6 +46,7 @@ class Ribes {
 
  private:
   RibesOptions options_;
+  std::function<std::string(const std::string&)> segment_;  // empty: the text as given
 };
 
 }  // namespace synmt::eval

@@ -116,6 +116,10 @@ void add_ribes_flags(CLI::App* c, ScoreArgs& a) {
   c->add_option("--beta", a.ribes_options.beta, "brevity penalty exponent")->capture_default_str();
   c->add_flag("--case-sensitive", a.ribes_options.case_sensitive, "RIBES.py -c: do not lower-case");
   c->add_flag("--allow-empty-reference", a.ribes_options.allow_empty_reference, "RIBES.py -z");
+  c->add_option("-t,--tokenize", a.ribes_options.tokenize,
+                "segment hypothesis and reference first: none (as given) | ja-mecab | 13a | intl | zh | char")
+      ->capture_default_str();
+  c->add_option("--mecab-dicdir", a.ribes_options.mecab_dicdir, "IPAdic directory for ja-mecab (default: MeCab's)");
 }
 
 // Every subcommand and its options; `a` receives the values.
@@ -170,6 +174,9 @@ Subcommands declare(CLI::App& app, ScoreArgs& a) {
   add_chrf_flags(paired_ar, a);
   paired->add_option("--ribes-alpha", a.ribes_options.alpha)->capture_default_str();
   paired->add_option("--ribes-beta", a.ribes_options.beta)->capture_default_str();
+  for (auto* c : {paired, paired_ar})
+    c->add_option("--ribes-tokenize", a.ribes_options.tokenize, "--metric ribes: as ribes --tokenize")
+        ->capture_default_str();
   return {bleu, chrf, paired, ribes, paired_ar};
 }
 
@@ -353,7 +360,10 @@ int main(int argc_in, char** argv_in) {
   return synmt::run_tool(
       "synmt-score", static_cast<int>(argv_fixed.size()), argv_fixed.data(), [&](CLI::App& app) { s = declare(app, a); },
       [&]() {
-        if (s.paired->parsed() || s.paired_ar->parsed()) a.chrf_options.lowercase = a.bleu_options.lowercase;
+        if (s.paired->parsed() || s.paired_ar->parsed()) {
+          a.chrf_options.lowercase = a.bleu_options.lowercase;
+          a.ribes_options.mecab_dicdir = a.bleu_options.mecab_dicdir;  // one --mecab-dicdir for every metric
+        }
         if (s.ribes->parsed()) return run_ribes(a);
         if (s.bleu->parsed() || s.chrf->parsed()) return run_bleu_or_chrf(a, s.bleu->parsed());
         return run_paired(a, s.paired_ar->parsed());

@@ -92,7 +92,7 @@ rule significance:
     params:
         bin=BIN,
         command=lambda w: score_command(w.metric),
-        flags=lambda w: score_flags(w.pair, w.metric),
+        flags=lambda w: score_flags(w.pair, w.metric, paired=True),
         samples=config["bootstrap"]["samples"],
         seed=config["bootstrap"]["seed"],
     threads: config["threads"]

@@ -23,6 +23,8 @@ METRIC_NAMES = {"bleu": "BLEU", "chrf": "chrF", "ribes": "RIBES", "bleu_tok": "B
 TREE_METRICS = ("da", "ua")
 DEFAULT_MARKS = ["†", "‡"]  # p < 0.05, p < 0.01
 MARK_LEVELS = (0.05, 0.01)
+# BLEU tokenisers that segment a script written without spaces
+UNSPACED_BLEU_TOKENIZERS = ("ja-mecab", "zh", "char")
 
 
 class ConfigError(ValueError):
@@ -175,6 +177,13 @@ def _column(table, i, c, pairs):
         raise ConfigError(f"{where} ({c['label']}): metric '{c['metric']}' is not one of {HYP_METRICS}")
     if has_stat and not {"file", "key"} <= set(c["stat"]):
         raise ConfigError(f"{where} ({c['label']}): stat needs 'file' (in the run's folder) and 'key'")
+    pair_spec = pairs[c["pair"]]
+    if c.get("metric") == "ribes" and pair_spec.get("bleu", {}).get("tokenize") in UNSPACED_BLEU_TOKENIZERS \
+            and "tokenize" not in pair_spec.get("ribes", {}):
+        # RIBES splits on spaces: scored on an unsegmented reference, a sentence is one word
+        raise ConfigError(f"{where} ({c['label']}): RIBES on pair {c['pair']}, whose BLEU segments the target "
+                          f"({pair_spec['bleu']['tokenize']}), needs the pair's ribes: {{tokenize: ...}} "
+                          f"(none if its references are segmented already)")
     tested = None
     if has_stat and "bootstrap" in c["stat"]:  # induced trees' DA/UA, tested by a paired bootstrap over sentences
         parts = c["stat"]["file"].split(".")

@@ -58,3 +58,21 @@ TEST(Ribes, EmptyReferencesAndHypotheses) {
   double s = r.corpus_score({"a b c", "x"}, {{"a b c", ""}});
   EXPECT_DOUBLE_EQ(s, 1.0);
 }
+
+// RIBES.py splits on spaces, so an unsegmented Japanese reference is one "word": tokenize
+// segments hypothesis and reference first (MeCab + IPAdic here; WAT segments with KyTea).
+TEST(Ribes, SegmentsTextWrittenWithoutSpaces) {
+  const std::string ref = "猫が魚を食べた";  // MeCab: 猫 が 魚 を 食べ た
+  synmt::eval::Ribes as_given({});
+  EXPECT_EQ(*as_given.sentence_scores({"猫 が 魚 を 食べ た"}, {{ref}})[0], 0.0);  // nothing aligns
+  synmt::eval::RibesOptions o;
+  o.tokenize = "ja-mecab";
+  synmt::eval::Ribes segmented(o);
+  EXPECT_DOUBLE_EQ(*segmented.sentence_scores({"猫 が 魚 を 食べ た"}, {{ref}})[0], 1.0);
+  // 魚 を 猫 が 食べ た -> reference positions [2, 3, 0, 1, 4, 5]: 11 ascending pairs of 15
+  EXPECT_DOUBLE_EQ(*segmented.sentence_scores({"魚を猫が食べた"}, {{ref}})[0], 11.0 / 15.0);
+  EXPECT_NE(segmented.signature(1).find("|tok:ja-mecab|"), std::string::npos);
+  EXPECT_EQ(as_given.signature(1).find("tok:"), std::string::npos);
+  o.tokenize = "kytea";
+  EXPECT_ANY_THROW(synmt::eval::Ribes{o});
+}

@@ -13,15 +13,20 @@ def ref_file(pair, split, metric):
     return f"{WORK}/{pair}/raw/{split}.tgt"
 
 
-def score_flags(pair, metric):
+def score_flags(pair, metric, paired=False):
     """synmt-score flags of a metric on a pair: the pair's BLEU tokenisation (`bleu: {tokenize:
     13a | intl | none | ja-mecab | ...}`, default sacreBLEU's 13a); bleu_tok is tokenised BLEU as
-    multi-bleu.perl computes it (SA-NMT), scored on tokenised hypotheses and references."""
+    multi-bleu.perl computes it (SA-NMT), scored on tokenised hypotheses and references; RIBES's
+    segmentation before its whitespace split (`ribes: {tokenize: ...}`, default none: as given).
+    paired: the flags as paired-bs spells them (its -t is BLEU's)."""
     if metric == "bleu_tok":
         return "-t none -s none"  # what --multi-bleu implies; paired-bs takes the explicit form
     if metric == "bleu":
         tok = PAIRS[pair].get("bleu", {}).get("tokenize")
         return f"-t {tok}" if tok else ""
+    if metric == "ribes":
+        tok = PAIRS[pair].get("ribes", {}).get("tokenize")
+        return f"{'--ribes-tokenize' if paired else '-t'} {tok}" if tok else ""
     return ""
 
 

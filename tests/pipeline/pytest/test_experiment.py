@@ -143,6 +143,23 @@ def test_tables_refused(change, match):
         table(**change)
 
 
+def test_ribes_on_a_target_written_without_spaces_needs_a_segmentation():
+    # RIBES splits on spaces: on a pair whose BLEU segments the target (raw Japanese), an unsaid
+    # RIBES segmentation would score each sentence as one word
+    cols = [{"label": "RIBES", "pair": "p", "metric": "ribes"}]
+    saved = dict(PAIRS["p"])
+    try:
+        PAIRS["p"]["bleu"] = {"tokenize": "ja-mecab"}
+        with pytest.raises(ConfigError, match="needs the pair's ribes: {tokenize"):
+            table(columns=cols)
+        for said in ("ja-mecab", "none"):  # none: its references are segmented already
+            PAIRS["p"]["ribes"] = {"tokenize": said}
+            assert table(columns=cols)["columns"][0]["metric"] == "ribes"
+    finally:
+        PAIRS["p"].clear()
+        PAIRS["p"].update(saved)
+
+
 def test_marks():
     assert [ex.marks_for(p, ["†", "‡"]) for p in (None, 0.2, 0.04, 0.009)] == ["", "", "†", "‡"]
 
