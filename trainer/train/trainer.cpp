@@ -44,7 +44,8 @@ TrainOptions TrainOptions::from_json(const nlohmann::json& j) {
   if (o.update_freq < 1) throw ConfigError("train.update_freq must be >= 1");
   if (o.batch_size < 1 || o.max_tokens < 0) throw ConfigError("train.batch_size must be >= 1 and max_tokens >= 0");
   if (o.label_smoothing < 0 || o.label_smoothing >= 1) throw ConfigError("train.label_smoothing must be in [0, 1)");
-  if (o.valid_per_epoch < 1) throw ConfigError("train.valid_per_epoch must be >= 1");
+  if (o.valid_per_epoch < 0 || (o.valid_per_epoch == 0 && o.valid_interval < 1))
+    throw ConfigError("train.valid_per_epoch must be >= 1, or 0 with valid_interval >= 1 (checks every valid_interval updates only)");
   if (o.criterion == CriterionKind::kBlackout && (o.blackout_samples < 1 || o.blackout_alpha < 0 || o.label_smoothing != 0))
     throw ConfigError("train.criterion blackout needs blackout_samples >= 1, blackout_alpha >= 0 and no label smoothing");
   parse_halving_rule(o.halve_lr_when);
@@ -223,7 +224,10 @@ class Trainer {
     for (; cur_.epoch <= o_.max_epochs && !stop; ++cur_.epoch, cur_.batch_in_epoch = 0) {
       stop = train_epoch();
       result_.epochs = cur_.epoch;
-      if (cur_.last_validation_step != cur_.steps && validate()) stop = true;
+      // valid_per_epoch 0: no check at an epoch end (SA-NMT's "every 10,000 updates") but the
+      // last, so the final parameters still compete for the kept checkpoint
+      const bool epoch_end_check = o_.valid_per_epoch > 0 || stop || cur_.epoch == o_.max_epochs;
+      if (epoch_end_check && cur_.last_validation_step != cur_.steps && validate()) stop = true;
       model_.train();
       if (!stop) {  // the next epoch starts from here after a resume
         TrainingCursor next = cur_;
@@ -411,8 +415,8 @@ class Trainer {
     return false;
   }
 
-  // Validation (at epoch ends, and every valid_interval updates when set: LGP checks twice an
-  // epoch): perplexity, optionally greedy BLEU, keep-best, plateau halving, patience, snapshots for
+  // Validation (at epoch ends unless valid_per_epoch is 0, valid_per_epoch times an epoch (LGP:
+  // twice), and every valid_interval updates when set): perplexity, optionally greedy BLEU, keep-best, plateau halving, patience, snapshots for
   // averaging. Every rank computes it on the same parameters, so every rank decides the same.
   // True when training should stop.
   bool validate() {

@@ -78,7 +78,8 @@ struct TrainOptions {
   int average_last = 0;        // >0: also write averaged.pt, the mean of the parameters at the last N validations
   int valid_interval = 0;      // >0: also validate every this many updates
   // validations per epoch at equal fractions of its batches, the last at the epoch end (LGP: 2,
-  // every half epoch); unlike valid_interval, never two checks a few updates apart at an epoch end
+  // every half epoch); unlike valid_interval, never two checks a few updates apart at an epoch end.
+  // 0 (with valid_interval): only every valid_interval updates, and once when training ends
   int valid_per_epoch = 1;
   int max_skipped_updates = 10;  // updates with a non-finite loss/gradient are skipped; more than this stops the run
   int max_len = 100;

@@ -56,7 +56,7 @@ def run_budget(run):
     if t.get("patience"):  # the convergence rule: the same words for every row trained by it
         metric = "BLEU" if t.get("keep_best") == "bleu" else "perplexity"
         per_epoch = t.get("valid_per_epoch", 1)
-        every = "epoch" if per_epoch == 1 else f"1/{per_epoch} epoch"
+        every = "epoch" if per_epoch == 1 else f"1/{per_epoch} epoch" if per_epoch else f"{t['valid_interval']} updates"
         parts.append(f"until {t['patience']} validations (every {every}) without a better dev {metric}")
     if t.get("max_steps"):
         parts.append(f"{t['max_steps']} update{'s' if t['max_steps'] != 1 else ''}")
