@@ -347,13 +347,16 @@ TEST(Training, KeepBestBleuKeepsTheParametersOfTheBestValidationBleu) {
   EXPECT_TRUE(differs_from_ppl);
 }
 
-// valid_per_epoch: checks at equal fractions of each epoch, the last at its end, and never two a
-// few updates apart (LGP's "every half epoch"); 10 batches of 4 pairs, 3 checks per epoch.
-TEST(Training, ValidatesAtEqualFractionsOfEachEpoch) {
+// The updates at which a tiny model trained on 40 copy pairs (10 batches of 4 an epoch, 2 epochs)
+// validates, under the given schedule options.
+namespace {
+std::vector<int64_t> validation_steps(const std::string& name, const nlohmann::json& schedule) {
   torch::manual_seed(0);
   auto model = synmt::create_model(tiny("rnn_tiny"));
-  const auto dir = fresh_dir("valid_per_epoch");
-  auto options = synmt::TrainOptions::from_json({{"batch_size", 4}, {"max_epochs", 2}, {"valid_per_epoch", 3}, {"log_interval", 100}});
+  const auto dir = fresh_dir(name);
+  nlohmann::json train = {{"batch_size", 4}, {"max_epochs", 2}, {"log_interval", 100}};
+  train.update(schedule);
+  auto options = synmt::TrainOptions::from_json(train);
   auto data = copy_task(40);
   auto comm = synmt::make_communicator("single");
   nlohmann::json config = {{"model", model->describe()}, {"train", options.to_json()}, {"vocab", {{"src_sha256", "s"}, {"tgt_sha256", "t"}}}};
@@ -364,31 +367,25 @@ TEST(Training, ValidatesAtEqualFractionsOfEachEpoch) {
     auto j = nlohmann::json::parse(line);
     if (j.value("type", "") == "valid") steps.push_back(j["step"].get<int64_t>());
   }
-  EXPECT_EQ(steps, (std::vector<int64_t>{4, 7, 10, 14, 17, 20}));  // once k/3 of the 10 batches are done, and at the end
+  return steps;
+}
+}  // namespace
+
+// valid_per_epoch: checks at equal fractions of each epoch, the last at its end, and never two a
+// few updates apart (LGP's "every half epoch"); 3 checks per epoch.
+TEST(Training, ValidatesAtEqualFractionsOfEachEpoch) {
+  EXPECT_EQ(validation_steps("valid_per_epoch", {{"valid_per_epoch", 3}}),
+            (std::vector<int64_t>{4, 7, 10, 14, 17, 20}));  // once k/3 of the 10 batches are done, and at the end
   EXPECT_THROW(synmt::TrainOptions::from_json({{"valid_per_epoch", 0}}).to_json(), synmt::ConfigError);
   EXPECT_THROW(synmt::TrainOptions::from_json({{"valid_per_epoch", -1}, {"valid_interval", 3}}).to_json(), synmt::ConfigError);
 }
 
 // valid_per_epoch 0 with valid_interval: SA-NMT's "every 10,000 updates" and no extra check at
 // an epoch end (one a few updates after an interval check would add a noisy halving decision),
-// but one when training ends; 10 batches an epoch, checks every 3 updates, 2 epochs.
+// but one when training ends; checks every 3 updates.
 TEST(Training, ValidatesOnlyEveryIntervalWhenNotPerEpoch) {
-  torch::manual_seed(0);
-  auto model = synmt::create_model(tiny("rnn_tiny"));
-  const auto dir = fresh_dir("valid_interval_only");
-  auto options = synmt::TrainOptions::from_json(
-      {{"batch_size", 4}, {"max_epochs", 2}, {"valid_per_epoch", 0}, {"valid_interval", 3}, {"log_interval", 100}});
-  auto data = copy_task(40);
-  auto comm = synmt::make_communicator("single");
-  nlohmann::json config = {{"model", model->describe()}, {"train", options.to_json()}, {"vocab", {{"src_sha256", "s"}, {"tgt_sha256", "t"}}}};
-  synmt::train_model(*model, config, options, data, data, dir, "test", *comm, false, nullptr);
-  std::vector<int64_t> steps;
-  std::ifstream metrics(dir + "/metrics.jsonl");
-  for (std::string line; std::getline(metrics, line);) {
-    auto j = nlohmann::json::parse(line);
-    if (j.value("type", "") == "valid") steps.push_back(j["step"].get<int64_t>());
-  }
-  EXPECT_EQ(steps, (std::vector<int64_t>{3, 6, 9, 12, 15, 18, 20}));  // not at update 10 (the first epoch's end)
+  EXPECT_EQ(validation_steps("valid_interval_only", {{"valid_per_epoch", 0}, {"valid_interval", 3}}),
+            (std::vector<int64_t>{3, 6, 9, 12, 15, 18, 20}));  // not at update 10 (the first epoch's end)
 }
 
 TEST(Ensemble, OfOneModelIsTheModelAndOfTwoIsTheMean) {
