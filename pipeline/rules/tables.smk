@@ -5,6 +5,8 @@
 include: "helpers/tables.smk"
 
 
+# The commit here is the checkout's when the run finished; the tables prefer the commits of the
+# trainer builds that trained the run, which newer summaries list (run_record.py).
 rule provenance:
     """When and from which commit a run's results were recorded: the date is the training
     summary's modification time, never the clock of whoever regenerates a table."""

@@ -23,6 +23,7 @@ from experiment import MARK_LEVELS, METRIC_NAMES, marks_for  # noqa: E402
 from experiment import system_for as experiment_system  # noqa: E402
 from table_io import write_table  # noqa: E402
 import metrics_io  # noqa: E402
+import run_record  # noqa: E402
 import verdict as verdicts  # noqa: E402
 
 SCALE_NOTES = {
@@ -120,7 +121,8 @@ def hardware_line(summaries):
     rows ran where."""
     runs_on = {}
     for path, s in sorted(summaries.items()):
-        runs_on.setdefault(s["hardware"], []).append(os.path.basename(os.path.dirname(path)))
+        for kind in run_record.hardware(s):  # a run resumed elsewhere is named under each kind
+            runs_on.setdefault(kind, []).append(os.path.basename(os.path.dirname(path)))
     if len(runs_on) <= 1:
         return "; ".join(runs_on) or "n/a"
     return "; ".join(f"{hw} ({len(r)} run{'s' if len(r) > 1 else ''}: {', '.join(r)})" for hw, r in sorted(runs_on.items()))
@@ -335,7 +337,8 @@ def main(sm):
     # header: scale, hardware, budget, date and commit from the results, signatures, bootstrap
     prov = [load_json(p) for p in sm.input.provenance]
     dates = sorted({p["date"] for p in prov})
-    commits = sorted({p["commit"] for p in prov})
+    # summaries and provenance list the same runs in the same order (helpers/tables.smk)
+    commits = sorted({c for summary, p in zip(sm.input.summaries, prov) for c in run_record.commits(load_json(summary), p)})
     slices = sorted({r["slice"] for r in runs.values()})
     scale = exp.get("scale", "")
     header = [

@@ -15,6 +15,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "core/build_commit.h"
 #include "core/error.h"
 #include "core/special_tokens.h"
 #include "trainer/data/batches.h"
@@ -604,6 +605,38 @@ TEST(TrainingState, AStateSavedBeforeAnOptionExistedIsTheSameTrainingUnderItsDef
   full_train["train"]["weight_decay"] = 0.01;
   EXPECT_FALSE(synmt::training_state_matches(path, full_train.dump()));
   std::filesystem::remove(path);
+}
+
+// summary.json names the build and the hardware of each session that trained a run: a resume by
+// the same build on the same hardware continues the last session, one on other hardware (a lent
+// GPU, another node kind) starts a new one at the update where it took over.
+TEST(Training, TheSummaryListsEachBuildAndHardwareThatTrainedTheRun) {
+  const auto dir = fresh_dir("sessions_run");
+  auto data = copy_task(16);
+  auto comm = synmt::make_communicator("single");
+  auto train = [&](int max_epochs, const std::string& hardware, bool resume) {
+    torch::manual_seed(0);
+    auto model = synmt::create_model(tiny("rnn_tiny"));
+    auto options = synmt::TrainOptions::from_json({{"batch_size", 8}, {"max_epochs", max_epochs}});
+    nlohmann::json config = {{"model", model->describe()}, {"train", options.to_json()}, {"vocab", {{"src_sha256", "s"}, {"tgt_sha256", "t"}}}};
+    const auto r = synmt::train_model(*model, config, options, data, data, dir, hardware, *comm, resume);
+    std::ifstream in(dir + "/summary.json");
+    return std::make_pair(r.steps, nlohmann::json::parse(in)["sessions"]);
+  };
+  const auto [steps1, one] = train(1, "cpu-a", false);
+  ASSERT_GT(steps1, 0);
+  EXPECT_EQ(one, nlohmann::json::parse(R"([{"commit": ")" + std::string(synmt::build_commit()) +
+                                       R"(", "hardware": "cpu-a", "from_step": 0, "ranks": 1}])"));
+  const auto [steps2, two] = train(2, "gpu-b", true);
+  EXPECT_EQ(steps2, 2 * steps1);  // resumed, not restarted
+  ASSERT_EQ(two.size(), 2u) << two.dump();
+  EXPECT_EQ(two[0], one[0]);
+  EXPECT_EQ(two[1]["hardware"], "gpu-b");
+  EXPECT_EQ(two[1]["from_step"], steps1);
+  const auto [steps3, still_two] = train(3, "gpu-b", true);
+  EXPECT_EQ(steps3, 3 * steps1);
+  EXPECT_EQ(still_two, two);
+  EXPECT_FALSE(std::string(synmt::build_commit()).empty());
 }
 
 // A sealed state proves its bytes are the ones written, not that they are sane: counters out of

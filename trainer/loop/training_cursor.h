@@ -3,8 +3,20 @@
 // the counters that the training state (training_state.h) saves and --resume restores. Torch-free.
 #include <cstdint>
 #include <limits>
+#include <string>
+#include <vector>
 
 namespace synmt {
+
+// One stretch of a run trained by one build on one machine, from its first update on: a run
+// resumed by a newer build or on another device lists each, so that its results name every code
+// version and device that computed them (summary.json "sessions").
+struct TrainingSession {
+  std::string commit;    // core/build_commit.h
+  std::string hardware;  // device, threads, precision, LibTorch version
+  int64_t from_step = 0;
+  int ranks = 1;
+};
 
 struct TrainingCursor {
   int epoch = 1;
@@ -20,6 +32,8 @@ struct TrainingCursor {
   int64_t skipped_updates = 0;  // non-finite loss or gradient
   int validations = 0;          // validations done (snapshot numbering)
   int64_t last_validation_step = -1;
+  // states saved before sessions were recorded have none: the first listed then starts past 0
+  std::vector<TrainingSession> sessions;
 };
 
 }  // namespace synmt

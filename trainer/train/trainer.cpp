@@ -17,6 +17,7 @@
 #include <fstream>
 
 #include "core/atomic_file.h"
+#include "core/build_commit.h"
 #include "core/config.h"
 #include "core/log.h"
 #include "eval/bleu.h"
@@ -216,6 +217,7 @@ class Trainer {
   TrainResult run(bool resume) {
     restore(resume);
     if (comm_.is_root()) metrics_ = MetricsLog(out_dir_ + "/metrics.jsonl", /*append=*/true);
+    record_session();
     start_ = Clock::now();
     window_ = MetricsWindow();
     elapsed_before_ = cur_.elapsed_seconds;
@@ -245,6 +247,18 @@ class Trainer {
     std::vector<torch::Tensor> params;
     for (auto& p : model_.parameters()) params.push_back(p.data());
     comm_.broadcast(params, 0);
+  }
+
+  // This build on this machine trains from here on; a resume by the same build on the same
+  // hardware continues the last session rather than listing it again.
+  void record_session() {
+    TrainingSession now{build_commit(), hardware_, cur_.steps, comm_.size()};
+    const bool same = !cur_.sessions.empty() && cur_.sessions.back().commit == now.commit &&
+                      cur_.sessions.back().hardware == now.hardware && cur_.sessions.back().ranks == now.ranks;
+    if (same) return;
+    cur_.sessions.push_back(now);
+    metrics_.write({{"type", "session"}, {"step", now.from_step}, {"epoch", cur_.epoch}, {"commit", now.commit},
+                    {"hardware", now.hardware}, {"ranks", now.ranks}});
   }
 
   double elapsed() const { return elapsed_before_ + seconds_since(start_); }
@@ -479,7 +493,8 @@ class Trainer {
                               {"keep_best", enum_name(o_.keep_best)}, {"epochs", result_.epochs},
                               {"steps", cur_.steps}, {"skipped_updates", cur_.skipped_updates},
                               {"train_seconds", result_.seconds}, {"tgt_tokens_per_s", result_.target_tokens_per_second},
-                              {"hardware", hardware_}, {"ranks", comm_.size()}};
+                              {"hardware", hardware_}, {"ranks", comm_.size()},
+                              {"sessions", sessions_to_json(cur_.sessions)}};
     if (o_.valid_bleu) summary["best_valid_bleu"] = cur_.best_bleu;
     if (comm_.is_root()) write_file_atomically(out_dir_ + "/summary.json", summary.dump(2) + "\n");
     comm_.barrier();

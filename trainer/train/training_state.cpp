@@ -15,7 +15,28 @@
 
 namespace synmt {
 
+nlohmann::json sessions_to_json(const std::vector<TrainingSession>& sessions) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& s : sessions)
+    out.push_back({{"commit", s.commit}, {"hardware", s.hardware}, {"from_step", s.from_step}, {"ranks", s.ranks}});
+  return out;
+}
+
 namespace {
+
+std::vector<TrainingSession> sessions_from_json(const std::string& text, const std::string& path) {
+  const auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  std::vector<TrainingSession> out;
+  try {
+    if (!j.is_array()) throw nlohmann::json::type_error::create(302, "not an array", nullptr);
+    for (const auto& s : j)
+      out.push_back({s.at("commit").get<std::string>(), s.at("hardware").get<std::string>(),
+                     s.at("from_step").get<int64_t>(), s.at("ranks").get<int>()});
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(path, 0, std::string("a damaged training state (its sessions: ") + e.what() + ")");
+  }
+  return out;
+}
 
 // The resolved config without the settings that only say how to execute the run (threads, the
 // collectives' deadline, how often to log): two configs that agree on the rest train the same model.
@@ -67,6 +88,7 @@ void save_training_state(const std::string& path, Seq2SeqModel& model, torch::op
                                        static_cast<int64_t>(c.validations), c.last_validation_step},
                                       torch::kInt64));
   archive.write("reals", torch::tensor({c.lr, c.best, c.elapsed_seconds, c.best_ppl, c.best_bleu, c.previous}, torch::kFloat64));
+  archive.write("sessions", c10::IValue(sessions_to_json(c.sessions).dump()));
   save_archive(archive, path);
 }
 
@@ -147,6 +169,11 @@ TrainingCursor load_training_state(const std::string& path, Seq2SeqModel& model,
     c.best_ppl = r[3];
     c.best_bleu = r[4];
     if (reals.numel() > 5) c.previous = r[5];  // states written before the halving rules lack it
+    c10::IValue sessions;  // states written before sessions were recorded lack them
+    if (archive.try_read("sessions", sessions)) {
+      if (!sessions.isString()) throw InputError(path, 0, "a damaged training state (its sessions are not text)");
+      c.sessions = sessions_from_json(sessions.toStringRef(), path);
+    }
     return c;
   });
 }

@@ -7,6 +7,9 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
 
 #include "trainer/models/seq2seq_model.h"
 #include "trainer/loop/training_cursor.h"
@@ -14,6 +17,9 @@
 namespace synmt {
 
 inline constexpr const char* kTrainingStateFormat = "synmt-training-state-2";
+
+// The sessions as summary.json lists them: [{commit, hardware, from_step, ranks}, ...].
+nlohmann::json sessions_to_json(const std::vector<TrainingSession>& sessions);
 
 // rank_rng_states: (ranks, state bytes) uint8, every rank's CPU generator state (gathered by the
 // caller), so that a multi-rank run resumes with each rank's own dropout stream.

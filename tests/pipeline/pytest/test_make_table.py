@@ -72,6 +72,23 @@ def test_hardware_line_names_the_runs_of_each_kind(tmp_path):
     assert mt.hardware_line({}) == "n/a"
 
 
+def test_a_run_resumed_elsewhere_is_named_under_each_hardware_and_commit(tmp_path):
+    sessions = [{"commit": "aaa", "hardware": "CPU", "from_step": 0, "ranks": 1},
+                {"commit": "bbb", "hardware": "H100", "from_step": 500, "ranks": 1},
+                {"commit": "bbb", "hardware": "CPU", "from_step": 900, "ranks": 1}]
+    (tmp_path / "nmt.s1").mkdir()
+    (tmp_path / "sa.s1").mkdir()
+    paths = [write(tmp_path / "nmt.s1" / "summary.json", {"hardware": "CPU", "sessions": sessions}),
+             write(tmp_path / "sa.s1" / "summary.json", {"hardware": "CPU"})]
+    assert mt.hardware_line(mt.load_summaries(paths)) == "CPU (2 runs: nmt.s1, sa.s1); H100 (1 run: nmt.s1)"
+    resumed, old = (json.load(open(p)) for p in paths)
+    assert mt.run_record.hardware(resumed) == ["CPU", "H100"]
+    assert mt.run_record.commits(resumed, {"commit": "checkout"}) == ["aaa", "bbb"]
+    # a summary from before builds recorded themselves: the provenance record's checkout stands in
+    assert mt.run_record.commits(old, {"commit": "checkout"}) == ["checkout"]
+    assert mt.run_record.hardware(old) == ["CPU"]
+
+
 def test_signature_notes_name_the_columns_of_each_signature():
     one = {"bleu": {"BLEU|tok:13a": ["De-En", "Ja-En"]}}
     assert mt.signature_notes(one) == ["BLEU signature: `BLEU|tok:13a`."]
