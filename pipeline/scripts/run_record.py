@@ -12,8 +12,16 @@ def hardware(summary):
     return list(dict.fromkeys(kinds))
 
 
+# stands for the builds of a run resumed from a state saved before sessions were recorded
+UNRECORDED = "(earlier builds unrecorded)"
+
+
 def commits(summary, provenance):
     """The commits of the builds that trained the run, in training order, each once; for a summary
-    without sessions, the provenance record's commit."""
-    built = [s["commit"] for s in summary.get("sessions") or []]
-    return list(dict.fromkeys(built)) or [provenance["commit"]]
+    without sessions, the provenance record's commit. A run whose first recorded session starts past
+    update 0 was begun by builds that did not record themselves: UNRECORDED says so."""
+    sessions = summary.get("sessions") or []
+    built = list(dict.fromkeys(s["commit"] for s in sessions))
+    if not built:
+        return [provenance["commit"]]
+    return ([UNRECORDED] if sessions[0]["from_step"] > 0 else []) + built

@@ -87,6 +87,9 @@ def test_a_run_resumed_elsewhere_is_named_under_each_hardware_and_commit(tmp_pat
     # a summary from before builds recorded themselves: the provenance record's checkout stands in
     assert mt.run_record.commits(old, {"commit": "checkout"}) == ["checkout"]
     assert mt.run_record.hardware(old) == ["CPU"]
+    # resumed from a state saved before sessions were recorded: its first builds are unknown
+    late = {"hardware": "CPU", "sessions": sessions[1:]}
+    assert mt.run_record.commits(late, {"commit": "checkout"}) == [mt.run_record.UNRECORDED, "bbb"]
 
 
 def test_signature_notes_name_the_columns_of_each_signature():
