@@ -190,7 +190,8 @@ TEST(Lgp, ParameterCountIsTheDocumentedFormula) {
       const int64_t d1 = o.parser_hidden, e = o.word_dim, g = o.ngram_dim, t = o.tag_dim, a = o.arc_dim, l = o.label_dim,
                     d3 = o.hidden, E = o.embed_dim;
       auto bilstm = [](int64_t i, int64_t h) { return 2 * 4 * h * (i + h + 2); };
-      int64_t parser = Vs * e + G * g + bilstm(e + g, d1) + (2 * d1 * P + P) + P * t + bilstm(e + g + t + 2 * d1, d1) +
+      // layer 2 per direction (§3.1): two one-way LSTMs, each over [x; y; its own half of h1]
+      int64_t parser = Vs * e + G * g + bilstm(e + g, d1) + (2 * d1 * P + P) + P * t + bilstm(e + g + t + d1, d1) +
                        (scorer == "bilinear" ? 4 * d1 * d1 : 2 * (2 * d1 * a + a) + a * a + a) + 2 * (2 * d1 * l + l) +
                        l * l * Lp + Lp + 2 * l * Lp;
       const bool composes = arch != "lgp_seq";
@@ -199,6 +200,38 @@ TEST(Lgp, ParameterCountIsTheDocumentedFormula) {
       EXPECT_EQ(count(*model->latent_parser()), parser) << arch << " " << scorer;
       EXPECT_EQ(count(*model), parser + nmt) << arch << " " << scorer;
     }
+}
+
+// §3.1's layer 2: ->h2_i reads [x; y; ->h1_i] and <-h2_i reads [x; y; <-h1_i]. Then a change to word
+// k leaves ->h2 before k and <-h2 after k as they were; with the BiLSTM over all of h1 (joint) the
+// forward states before k see <-h1, which depends on word k, and change. A shorter sentence beside a
+// longer one gets the states it gets alone (the backward direction reverses within each length).
+TEST(Lgp, EachDirectionOfLayerTwoReadsItsOwnDirectionOfLayerOne) {
+  auto states = [](const std::string& layer2, const synmt::SourceInput& source) {
+    auto model = make("lgp_nmt", {{"parser_layer2", layer2}});
+    model->eval();
+    torch::NoGradGuard no_grad;
+    return model->latent_parser()->forward(model->parser_batch(source)).states;
+  };
+  auto changed = parsed_batch();
+  changed.tokens = changed.tokens.clone();
+  changed.tokens[0][2] = 16;  // word 3 (position 3 after ROOT): "sat" -> "big"
+  const int64_t h = synmt::LgpOptions::from_json(make("lgp_nmt")->describe()["options"]).parser_hidden;
+  for (const std::string layer2 : {"per_direction", "joint"}) {
+    auto a = states(layer2, parsed_batch())[0], b = states(layer2, changed)[0];
+    const bool forward_before_same = torch::allclose(a.narrow(0, 0, 3).narrow(-1, 0, h), b.narrow(0, 0, 3).narrow(-1, 0, h));
+    const bool backward_after_same = torch::allclose(a.narrow(0, 4, 2).narrow(-1, h, h), b.narrow(0, 4, 2).narrow(-1, h, h));
+    EXPECT_EQ(forward_before_same, layer2 == "per_direction") << layer2;
+    EXPECT_EQ(backward_after_same, layer2 == "per_direction") << layer2;
+    EXPECT_FALSE(torch::allclose(a.narrow(0, 3, 1), b.narrow(0, 3, 1))) << layer2;  // the changed word itself
+  }
+  synmt::SourceInput alone;
+  alone.tokens = parsed_batch().tokens.narrow(0, 1, 1).narrow(1, 0, 2).contiguous();
+  alone.lengths = torch::tensor({2}, torch::kInt64);
+  for (const std::string layer2 : {"per_direction", "joint"}) {
+    auto in_batch = states(layer2, parsed_batch())[1].narrow(0, 0, 3);
+    EXPECT_TRUE(torch::allclose(in_batch, states(layer2, alone)[0], 1e-5, 1e-6)) << layer2;
+  }
 }
 
 TEST(Lgp, CharacterNgramsComeFromTheSourceWords) {

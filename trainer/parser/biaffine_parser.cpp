@@ -14,6 +14,8 @@ ParserOptions ParserOptions::from_json(const nlohmann::json& j) {
   ParserOptions o = options_from_json<ParserOptions>(j, "parser.model");
   if (o.arc_scorer != "biaffine" && o.arc_scorer != "bilinear")
     throw ConfigError("parser.model.arc_scorer '" + o.arc_scorer + "' is none of biaffine | bilinear");
+  if (o.layer2_input != "joint" && o.layer2_input != "per_direction")
+    throw ConfigError("parser.model.layer2_input '" + o.layer2_input + "' is none of joint | per_direction");
   return o;
 }
 
@@ -27,7 +29,13 @@ BiaffineParserImpl::BiaffineParserImpl(const ParserOptions& o) : options_(o) {
   lstm1 = register_module("lstm1", torch::nn::LSTM(torch::nn::LSTMOptions(in, h).bidirectional(true).batch_first(true)));
   upos_out = register_module("upos_out", torch::nn::Linear(2 * h, o.upos));
   tag_embed = register_module("tag_embed", torch::nn::Linear(torch::nn::LinearOptions(o.upos, o.tag_dim).bias(false)));
-  lstm2 = register_module("lstm2", torch::nn::LSTM(torch::nn::LSTMOptions(in + o.tag_dim + 2 * h, h).bidirectional(true).batch_first(true)));
+  if (o.layer2_input == "per_direction") {
+    const auto one_way = torch::nn::LSTMOptions(in + o.tag_dim + h, h).batch_first(true);
+    lstm2_forward = register_module("lstm2_forward", torch::nn::LSTM(one_way));
+    lstm2_backward = register_module("lstm2_backward", torch::nn::LSTM(one_way));
+  } else {
+    lstm2 = register_module("lstm2", torch::nn::LSTM(torch::nn::LSTMOptions(in + o.tag_dim + 2 * h, h).bidirectional(true).batch_first(true)));
+  }
   const bool biaffine = o.arc_scorer == "biaffine";
   if (biaffine) {
     arc_dep = register_module("arc_dep", torch::nn::Linear(2 * h, o.arc_dim));
@@ -54,8 +62,9 @@ BiaffineParserImpl::BiaffineParserImpl(const ParserOptions& o) : options_(o) {
     for (auto& p : named_parameters())
       if (p.key().find("bias") != std::string::npos && p.key().rfind("lstm", 0) != 0) p.value().zero_();
   }
-  for (auto* lstm : {&lstm1, &lstm2})  // forget-gate bias 1 (LGP): 0.5 in each of bias_ih and bias_hh
-    for (auto& p : (*lstm)->named_parameters())
+  for (auto* lstm : {&lstm1, &lstm2, &lstm2_forward, &lstm2_backward})  // forget-gate bias 1 (LGP): 0.5 in each of bias_ih and bias_hh
+    if (*lstm)
+      for (auto& p : (*lstm)->named_parameters())
       if (p.key().find("bias") != std::string::npos) p.value().zero_().narrow(0, h, h).fill_(0.5);
 }
 
@@ -63,6 +72,33 @@ torch::Tensor BiaffineParserImpl::run_lstm(torch::nn::LSTM& lstm, const torch::T
   auto packed = torch::nn::utils::rnn::pack_padded_sequence(x, lengths, /*batch_first=*/true, /*enforce_sorted=*/false);
   auto out = std::get<0>(lstm->forward_with_packed_input(packed));
   return std::get<0>(torch::nn::utils::rnn::pad_packed_sequence(out, /*batch_first=*/true, 0.0, x.size(1)));
+}
+
+namespace {
+
+// Each sequence's first `length` positions in reverse order, padding left where it is: applied
+// twice it is the identity. The backward direction of a per-direction layer is a forward LSTM
+// over the reversed sequences (what a bidirectional LSTM does inside, with its own input).
+torch::Tensor reverse_within_lengths(const torch::Tensor& x, const torch::Tensor& lengths) {
+  const int64_t n = x.size(1);
+  auto positions = torch::arange(n, torch::TensorOptions().dtype(torch::kInt64).device(x.device())).unsqueeze(0);
+  auto len = lengths.to(x.device(), torch::kInt64).unsqueeze(1);
+  auto index = torch::where(positions < len, len - 1 - positions, positions);  // (B, N)
+  return x.gather(1, index.unsqueeze(-1).expand(x.sizes()));
+}
+
+}  // namespace
+
+torch::Tensor BiaffineParserImpl::layer2(const torch::Tensor& x, const torch::Tensor& y, const torch::Tensor& h1,
+                                         const torch::Tensor& lengths) {
+  if (lstm2) return run_lstm(lstm2, torch::cat({x, y, h1}, -1), lengths);
+  // LGP §3.1: ->h2_i = LSTM(->h2_{i-1}, [x; y; ->h1_i]), <-h2_i = LSTM(<-h2_{i+1}, [x; y; <-h1_i]);
+  // LibTorch's bidirectional output holds the forward direction's states first
+  const int64_t h = options_.lstm_hidden;
+  auto forward = run_lstm(lstm2_forward, torch::cat({x, y, h1.narrow(-1, 0, h)}, -1), lengths);
+  auto reversed = reverse_within_lengths(torch::cat({x, y, h1.narrow(-1, h, h)}, -1), lengths);
+  auto backward = reverse_within_lengths(run_lstm(lstm2_backward, reversed, lengths), lengths);
+  return torch::cat({forward, backward}, -1);
 }
 
 ParserOutput BiaffineParserImpl::forward(const ParserBatch& b) {
@@ -80,7 +116,7 @@ ParserOutput BiaffineParserImpl::forward(const ParserBatch& b) {
   ParserOutput out;
   out.upos_logits = upos_out(h1);
   auto y = tag_embed(torch::softmax(out.upos_logits, -1));  // W_l p1: the soft tag feeds layer 2
-  auto h2 = dropout(run_lstm(lstm2, torch::cat({x, y, h1}, -1), lengths));
+  auto h2 = dropout(layer2(x, y, h1, lengths));
   out.states = h2;
   // the four MLPs over the second layer's states (Dozat & Manning): leaky ReLU, dropout
   auto mlp = [&](torch::nn::Linear& projection) {

@@ -3,7 +3,9 @@
 // (Hashimoto & Tsuruoka 2017) with Dozat & Manning's biaffine scorers.
 //   x(w) = [word embedding; mean of the word's character n-gram embeddings (n = 2..4)]
 //   layer 1: BiLSTM over x -> h1 -> softmax UPOS tagger p1
-//   layer 2: BiLSTM over [x; W_l p1; h1] -> h2 (the tagger's soft prediction feeds the next layer)
+//   layer 2: BiLSTM over [x; W_l p1; h1] -> h2 (the tagger's soft prediction feeds the next layer);
+//            layer2_input per_direction (LGP's §3.1): ->h2 reads [x; W_l p1; ->h1] and <-h2 reads
+//            [x; W_l p1; <-h1], two one-way LSTMs instead of one BiLSTM over both halves of h1
 //   arcs: s(i, j) = MLP_dep(h2_i)^T U MLP_head(h2_j) + u^T MLP_head(h2_j), j over ROOT and words != i
 //         (arc_scorer biaffine, Dozat & Manning), or s(i, j) = h2_j^T W_dp h2_i (bilinear, LGP's m(i, j))
 //   labels: biaffine over [MLP'_dep(h2_i), MLP'_head(h2_head(i))]; LGP's soft labels use the
@@ -36,6 +38,9 @@ struct ParserOptions {
   // (the POS classifier, the label scorer's output weights); false: the projections' Xavier
   // initialisation and LibTorch's default biases.
   bool zero_softmax_init = false;
+  // Layer 2's input: joint (both directions read all of h1: a BiLSTM, the stand-alone parser's) |
+  // per_direction (each direction reads its own direction's h1, LGP-NMT's §3.1 equations).
+  std::string layer2_input = "joint";
 
   // The JSON keys, once: from_json / to_json (core/config.h) visit them.
   template <class Self, class Visit>
@@ -54,6 +59,7 @@ struct ParserOptions {
     v("word_dropout", o.word_dropout);
     v("arc_scorer", o.arc_scorer);
     v("zero_softmax_init", o.zero_softmax_init);
+    v("layer2_input", o.layer2_input);
   }
   static ParserOptions from_json(const nlohmann::json& j);
   nlohmann::json to_json() const;
@@ -89,10 +95,12 @@ class BiaffineParserImpl : public torch::nn::Module {
 
  private:
   torch::Tensor run_lstm(torch::nn::LSTM& lstm, const torch::Tensor& x, const torch::Tensor& lengths);
+  torch::Tensor layer2(const torch::Tensor& x, const torch::Tensor& y, const torch::Tensor& h1, const torch::Tensor& lengths);
   ParserOptions options_;
   torch::nn::Embedding word_embed{nullptr};
   torch::nn::EmbeddingBag ngram_embed{nullptr};
   torch::nn::LSTM lstm1{nullptr}, lstm2{nullptr};
+  torch::nn::LSTM lstm2_forward{nullptr}, lstm2_backward{nullptr};  // layer2_input per_direction
   torch::nn::Linear upos_out{nullptr}, tag_embed{nullptr};
   torch::nn::Linear arc_dep{nullptr}, arc_head{nullptr}, label_dep{nullptr}, label_head{nullptr};
   torch::Tensor arc_u, arc_bias;  // biaffine

@@ -28,6 +28,8 @@ LgpOptions LgpOptions::from_json(const nlohmann::json& j) {
   parse_lgp_heads(o.heads);
   if (o.arc_scorer != "bilinear" && o.arc_scorer != "biaffine")
     throw ConfigError("model.options.arc_scorer '" + o.arc_scorer + "' is none of bilinear | biaffine");
+  if (o.parser_layer2 != "per_direction" && o.parser_layer2 != "joint")
+    throw ConfigError("model.options.parser_layer2 '" + o.parser_layer2 + "' is none of per_direction | joint");
   if (o.upos < 1 || o.labels < 1) throw ConfigError("model.options: upos and labels must be >= 1");
   return o;
 }
@@ -95,6 +97,7 @@ parser::ParserOptions LgpOptions::parser_options() const {
   p.word_dropout = word_dropout;
   p.arc_scorer = arc_scorer;
   p.zero_softmax_init = true;  // §4.2
+  p.layer2_input = parser_layer2;
   return p;
 }
 

@@ -32,7 +32,8 @@
 // classes (src_labels for parsed heads, labels otherwise), d1 = parser_hidden, e = word_dim,
 // g = ngram_dim, t = tag_dim, a = arc_dim, l = label_dim, d3 = hidden, E = embed_dim, and
 // bilstm(i, h) = 2 * 4h (i + h + 2):
-//   parser   V_s e + G g + bilstm(e + g, d1) + (2 d1 P + P) + P t + bilstm(e + g + t + 2 d1, d1)
+//   parser   V_s e + G g + bilstm(e + g, d1) + (2 d1 P + P) + P t + bilstm(e + g + t + d1, d1)
+//            (parser_layer2 per_direction: two one-way LSTMs over e + g + t + d1; joint: e + g + t + 2 d1)
 //            + [bilinear: 4 d1^2 | biaffine: 2 (2 d1 a + a) + a^2 + a] + 2 (2 d1 l + l) + l^2 Lp + Lp + 2 l Lp
 //   NMT      V_s E + V_t E + 4 d3 (E + 2 d1 + d3 + 2)                     embeddings, layer 3
 //            + [(2 d3 + L) d3 + d3]                                       W_dep (not in SEQ)
@@ -71,6 +72,9 @@ struct LgpOptions {
   // latent graph parser (layers 1-2): the paper's d1 = 100, d2 = 50
   int64_t word_dim = 100, ngram_dim = 100, parser_hidden = 100, tag_dim = 50;
   std::string arc_scorer = "bilinear";  // bilinear (the paper's) | biaffine (the builtin parser's)
+  // per_direction (the paper's §3.1: each direction of layer 2 reads its own direction of h1) |
+  // joint (one BiLSTM over all of h1: the builtin parser's, and LGP runs before this option)
+  std::string parser_layer2 = "per_direction";
   int64_t arc_dim = 100, label_dim = 50;
   double parser_dropout = 0.0, word_dropout = 0.0;
   // layer 3 and the decoder: the paper's d3 = 128 / 256 / 512 (small / medium / large)
@@ -96,6 +100,7 @@ struct LgpOptions {
     v("parser_hidden", o.parser_hidden);
     v("tag_dim", o.tag_dim);
     v("arc_scorer", o.arc_scorer);
+    v("parser_layer2", o.parser_layer2);
     v("arc_dim", o.arc_dim);
     v("label_dim", o.label_dim);
     v("parser_dropout", o.parser_dropout);
