@@ -14,7 +14,7 @@ def main(sm):
         s = json.load(open(path))
         tests = s.get("test", {})
         base = {"parser": name, "train": " + ".join(os.path.basename(t) for t in s["train_conllu"]),
-                "train sentences": s["train_sentences"], "epochs": f"{s['best_epoch']}/{s['epochs']}",
+                "train sentences": s["train_sentences"], "epochs": f"{s.get('kept_epoch', s['best_epoch'])}/{s['epochs']}",  # the epoch in parser.pt
                 "dev UAS": f"{s['dev_uas']:.2f}", "dev LAS": f"{s['dev_las']:.2f}",
                 "train minutes": f"{s['train_seconds'] / 60:.1f}", "hardware": s["hardware"]}
         for test, t in tests.items() or [("-", None)]:

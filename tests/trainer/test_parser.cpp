@@ -1,8 +1,12 @@
 #include <gtest/gtest.h>
 
+#include <torch/serialize.h>
+
 #include <filesystem>
+#include <fstream>
 
 #include "core/error.h"
+#include "trainer/archive_io.h"
 #include "eval/trees.h"
 #include "parse/conllu.h"
 #include "trainer/parser/builtin_parser.h"
@@ -77,4 +81,33 @@ TEST(Parser, LearnsFromEwtAndAlwaysOutputsTrees) {
   auto again = synmt::parser::BuiltinParser::load(dir + "/parser.pt").parse(sentences);
   for (std::size_t i = 0; i < parsed.size(); ++i) EXPECT_EQ(parsed[i].heads, again[i].heads);
   EXPECT_THROW(synmt::parser::BuiltinParser::load(dir + "/metrics.jsonl"), synmt::InputError);
+}
+
+// keep: best saves the epoch with the best dev LAS; keep: last (LGP-NMT+'s "trained for 10 epochs")
+// the parser after the last epoch, with no early stop. At learning rate 0 dev LAS never improves
+// after epoch 1, so the two differ: best keeps epoch 1 (and stops at patience), last keeps epoch 3.
+TEST(Parser, KeepLastSavesTheParserAfterTheLastEpoch) {
+  if (!std::filesystem::exists(kEwt)) GTEST_SKIP() << "no EWT";
+  const auto train = first_sentences(kEwt + "en_ewt-ud-train.conllu.gz", 30, "ewt30.conllu");
+  const auto dev = first_sentences(kEwt + "en_ewt-ud-dev.conllu.gz", 20, "ewtdev20.conllu");
+  const auto mo = synmt::parser::ParserOptions::from_json({{"lstm_hidden", 16}, {"arc_dim", 16}, {"label_dim", 8}});
+  auto saved_epoch = [](const std::string& path) {
+    torch::serialize::InputArchive archive;
+    synmt::load_archive(archive, path, torch::Device(torch::kCPU), "parser model");
+    c10::IValue extra;
+    EXPECT_TRUE(archive.try_read("synmt_extra", extra));
+    return nlohmann::json::parse(extra.toStringRef())["epoch"].get<int>();
+  };
+  for (const std::string keep : {"best", "last"}) {
+    const auto o = synmt::parser::ParserTrainOptions::from_json({{"max_epochs", 3}, {"patience", 1}, {"lr", 0.0}, {"keep", keep}});
+    const std::string dir = std::string(SYNMT_TEST_TMP) + "/parser_keep_" + keep;
+    std::filesystem::remove_all(dir);
+    const auto summary = synmt::parser::train_parser(o, mo, {train}, dev, dir, "test");
+    const int expected = keep == "last" ? 3 : 1;
+    EXPECT_EQ(saved_epoch(dir + "/parser.pt"), expected) << keep;
+    EXPECT_EQ(summary["kept_epoch"].get<int>(), expected) << keep;
+    EXPECT_EQ(summary["best_epoch"].get<int>(), 1) << keep;
+    EXPECT_EQ(summary["epochs"].get<int>(), keep == "last" ? 3 : 2) << keep;  // best: stops after 1 epoch without a gain
+  }
+  EXPECT_THROW(synmt::parser::ParserTrainOptions::from_json({{"keep", "first"}}), synmt::ConfigError);
 }

@@ -129,6 +129,7 @@ std::vector<ParserSentence> load_treebank(const std::string& spec, std::size_t m
 
 ParserTrainOptions ParserTrainOptions::from_json(const nlohmann::json& j) {
   ParserTrainOptions o = options_from_json<ParserTrainOptions>(j, "parser.train");
+  if (o.keep != "best" && o.keep != "last") throw ConfigError("parser.train.keep '" + o.keep + "' is none of best | last");
   return o;
 }
 
@@ -427,8 +428,9 @@ nlohmann::json train_parser(const ParserTrainOptions& o, const ParserOptions& mo
   cursor.best = std::numeric_limits<double>::infinity();
   std::mt19937_64 rng(o.seed);
   const auto start = Clock::now();
-  int best_epoch = 0, epochs = 0;
-  ParserScores best;
+  int best_epoch = 0, kept_epoch = 0, epochs = 0;
+  ParserScores kept;  // the dev scores of the epoch in parser.pt
+  const bool keep_last = o.keep == "last";
   for (int epoch = 1; epoch <= o.max_epochs; ++epoch) {
     const ParserEpoch trained = train_parser_epoch(parser, optimizer, train, o, rng, start);
     epochs = epoch;
@@ -439,9 +441,10 @@ nlohmann::json train_parser(const ParserTrainOptions& o, const ParserOptions& mo
              std::to_string(dev.uas) + " LAS " + std::to_string(dev.las) + ", " + std::to_string(static_cast<int>(seconds_since(start))) + " s");
     cursor.epoch = epoch;
     const ValidationDecision decision = apply_validation(policy, cursor, -dev.las, 0, 0);
-    if (decision.improved) {
-      best_epoch = epoch;
-      best = dev;
+    if (decision.improved) best_epoch = epoch;
+    if (decision.improved || keep_last) {
+      kept_epoch = epoch;
+      kept = dev;
       parser.save(out_dir + "/parser.pt", {{"train", o.to_json()}, {"train_conllu", train_conllu}, {"epoch", epoch}});
     } else if (decision.stop()) {
       log_info("parser: early stop, no dev LAS improvement for " + std::to_string(o.patience) + " epochs");
@@ -453,8 +456,8 @@ nlohmann::json train_parser(const ParserTrainOptions& o, const ParserOptions& mo
     }
   }
   nlohmann::json summary = {{"train_conllu", train_conllu}, {"dev_conllu", dev_conllu}, {"train_sentences", train.size()},
-                            {"best_epoch", best_epoch},     {"epochs", epochs},         {"dev_uas", best.uas},
-                            {"dev_las", best.las},          {"dev_upos", best.upos_accuracy},
+                            {"best_epoch", best_epoch},     {"kept_epoch", kept_epoch}, {"epochs", epochs},
+                            {"dev_uas", kept.uas},          {"dev_las", kept.las},      {"dev_upos", kept.upos_accuracy},
                             {"train_seconds", seconds_since(start)}, {"hardware", hardware},
                             {"model", mo.to_json()},        {"train", o.to_json()}};
   write_file_atomically(out_dir + "/summary.json", summary.dump(2) + "\n");

@@ -40,6 +40,10 @@ struct ParserTrainOptions {
   double clip_norm = 5.0;
   int batch_words = 1500;   // words per batch (sentences sorted by length inside windows)
   int patience = 5;         // epochs without dev LAS improvement
+  // best: parser.pt is the epoch with the best dev LAS, training stops after `patience` epochs
+  // without one | last: parser.pt is the parser after max_epochs, no early stop (LGP-NMT+'s
+  // "trained for 10 epochs in advance")
+  std::string keep = "best";
   int min_word_frequency = 2, min_ngram_frequency = 2;
   int max_sentences = 0;    // >0: train on the first K sentences (LGP-NMT+ pre-training)
   std::string init_model;   // continue from this parser.pt (its vocabularies and model options)
@@ -62,6 +66,7 @@ struct ParserTrainOptions {
     v("clip_norm", o.clip_norm);
     v("batch_words", o.batch_words);
     v("patience", o.patience);
+    v("keep", o.keep);
     v("min_word_frequency", o.min_word_frequency);
     v("min_ngram_frequency", o.min_ngram_frequency);
     v("max_sentences", o.max_sentences);

@@ -66,7 +66,8 @@ def pretrained_parser_path(system):
 
 def pretrain_parser_flags(system):
     """synmt-parser-train flags of an LGP-NMT+ pre-training: the named parser's treebanks and train
-    options, the first K sentences, E epochs (no early stop, no wall-clock budget); the model sizes come from the lgp
+    options, the first K sentences, E epochs, the parser after the last of them (keep last: no early
+    stop), no wall-clock budget; the model sizes come from the lgp
     config (--lgp-config), never from the parser's model options."""
     spec = SYSTEMS[system]["pretrain_parser"]
     parser = PARSERS[spec["parser"]]
@@ -75,7 +76,8 @@ def pretrain_parser_flags(system):
     flags = [f"--train {treebank(t)}" for t in as_list(parser["train"])] + [f"--dev {treebank(parser['dev'])}"]
     flags += [f"--test {treebank(t)}" for t in parser.get("test", [])]
     train = dict(parser.get("options", {}).get("train", {}))
-    train.update({"max_sentences": spec.get("sentences", 0), "max_epochs": spec.get("epochs", 10), "patience": spec.get("epochs", 10), "max_minutes": 0})
+    # the paper's "trained for 10 epochs in advance": the parser after E epochs, not the best one
+    train.update({"max_sentences": spec.get("sentences", 0), "max_epochs": spec.get("epochs", 10), "keep": "last", "max_minutes": 0})
     flags += [f"--set train.{k}={json.dumps(v)}" for k, v in sorted(train.items())]
     if spec.get("fold_case", False):
         flags.append("--fold-case")
