@@ -112,6 +112,36 @@ TEST(Lgp, DecoderStartsFromTheEncodersLastStateAndCell) {
   }
 }
 
+// Eq. (3) recomputed by hand: dep(w_i) = tanh(W_dep [h_i; sum_j p(H_i = j) h_j; p(l_i)] + b), the
+// parser's head column j (ROOT at 0, word j at j) read at layer 3's position j - 1 and ROOT at its
+// </s> position N+1; the content attention (Eqs. 4-5) may look at positions 1..N+1, the
+// composition's (Eqs. 6-7) at the words 1..N only.
+TEST(Lgp, DependencyCompositionAndAttentionMasksFollowEquations3To7) {
+  auto model = make("lgp_nmt");
+  model->eval();
+  torch::NoGradGuard no_grad;
+  auto src = parsed_batch();
+  auto g = model->graph(src);
+  auto state = model->encode(src);
+  auto states = state["memory"];  // layer 3 (B, S+1, d3)
+  auto dep = state["memory/dep"];
+  auto p = model->named_parameters();
+  const auto &W = p["compose.weight"], &bias = p["compose.bias"];
+  const int64_t S = src.tokens.size(1);
+  for (int64_t b = 0; b < 2; ++b) {
+    const int64_t n = src.lengths[b].item<int64_t>();
+    auto content = torch::arange(S + 1) < n + 1, words = torch::arange(S) < n;
+    EXPECT_TRUE(torch::equal(state["mask"][b].to(torch::kBool), content)) << "sentence " << b;
+    EXPECT_TRUE(torch::equal(state["mask/dep"][b].to(torch::kBool), words)) << "sentence " << b;
+    for (int64_t i = 0; i < n; ++i) {
+      auto head_rep = g.heads[b][i + 1][0] * states[b][n];  // ROOT: the </s> position
+      for (int64_t j = 1; j <= n; ++j) head_rep = head_rep + g.heads[b][i + 1][j] * states[b][j - 1];
+      auto want = torch::tanh(torch::mv(W, torch::cat({states[b][i], head_rep, g.labels[b][i + 1]})) + bias);
+      EXPECT_TRUE(torch::allclose(dep[b][i], want, 1e-5, 1e-6)) << "sentence " << b << " word " << i;
+    }
+  }
+}
+
 // §4.2: "all the bias vectors and the weight matrices in the softmax layers were initialized with
 // zeros" (the parser's POS classifier and label scorer); its other matrices are not zero.
 TEST(Lgp, ParserSoftmaxLayersAndBiasesStartAtZero) {
