@@ -337,8 +337,9 @@ def main(sm):
     # header: scale, hardware, budget, date and commit from the results, signatures, bootstrap
     prov = [load_json(p) for p in sm.input.provenance]
     dates = sorted({p["date"] for p in prov})
+    summaries = load_summaries(sm.input.summaries)
     # summaries and provenance list the same runs in the same order (helpers/tables.smk)
-    commits = sorted({c for summary, p in zip(sm.input.summaries, prov) for c in run_record.commits(load_json(summary), p)})
+    commits = sorted({c for path, p in zip(sm.input.summaries, prov) for c in run_record.commits(summaries[path], p)})
     slices = sorted({r["slice"] for r in runs.values()})
     scale = exp.get("scale", "")
     header = [
@@ -346,7 +347,6 @@ def main(sm):
         + ("" if slices in ([0], []) else f" Corpora sliced to the first {', '.join(str(s) for s in slices if s)} lines of each split."),
     ]
     if runs:  # a table of data statistics only (e.g. sentence counts) has no runs to describe
-        summaries = load_summaries(sm.input.summaries)
         header += [
             f"Hardware: {hardware_line(summaries)}.",
             "Training budget: " + "; ".join(f"{s}: {b}" for s, b in sorted({(r['system'], r['budget']) for r in runs.values()})) + ".",

@@ -26,9 +26,9 @@ namespace {
 
 std::vector<TrainingSession> sessions_from_json(const std::string& text, const std::string& path) {
   const auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_array()) throw InputError(path, 0, "a damaged training state (its sessions are not a JSON array)");
   std::vector<TrainingSession> out;
   try {
-    if (!j.is_array()) throw nlohmann::json::type_error::create(302, "not an array", nullptr);
     for (const auto& s : j)
       out.push_back({s.at("commit").get<std::string>(), s.at("hardware").get<std::string>(),
                      s.at("from_step").get<int64_t>(), s.at("ranks").get<int>()});
