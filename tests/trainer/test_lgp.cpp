@@ -1,6 +1,7 @@
 // The LGP-NMT family (Hashimoto & Tsuruoka 2017): soft heads are distributions over ROOT and the
 // other words, UNI is exactly 1/N, DEP's heads are the parse's one-hot arcs, the NMT loss reaches
-// every parser layer that feeds it, the parameter count is the documented formula, an unknown word
+// every parser layer that feeds it, the NMT LSTMs start with forget bias 1, dropout acts on h~ only,
+// the parameter count is the documented formula, an unknown word
 // keeps the n-grams of its form, and a parser loaded from a pre-trained file gives exactly that
 // parser's heads (hence its UAS), unknown words included.
 #include <gtest/gtest.h>
@@ -140,6 +141,67 @@ TEST(Lgp, DependencyCompositionAndAttentionMasksFollowEquations3To7) {
       EXPECT_TRUE(torch::allclose(dep[b][i], want, 1e-5, 1e-6)) << "sentence " << b << " word " << i;
     }
   }
+}
+
+// §4.2's NMT initialisation: the weights and biases of the NMT part (layer 3, W_dep, the decoder)
+// uniform in [-init_range, init_range], except the LSTMs' forget gates, whose bias is 1. LibTorch's
+// LSTMs add two bias vectors (bias_ih + bias_hh), so the test reads their sum: exactly 1 on the forget
+// block (gate order i, f, g, o) and exactly 0 on the other three; a bias left random, or 1 on each
+// vector (2 in all), fails.
+TEST(Lgp, NmtLstmsStartWithForgetBiasOneAndTheRestUniform) {
+  const double range = 0.1;
+  auto model = make("lgp_nmt", {{"init_range", range}});
+  auto p = model->named_parameters();
+  std::vector<std::string> lstm_biases;
+  for (const auto& item : p) {
+    const auto& name = item.key();
+    if (name.rfind("parser.", 0) == 0) continue;
+    const bool lstm = name.rfind("encoder.", 0) == 0 || name.find(".cell_") != std::string::npos;
+    if (lstm && name.find("bias_ih") != std::string::npos) {
+      lstm_biases.push_back(name);
+      continue;
+    }
+    if (lstm && name.find("bias_hh") != std::string::npos) continue;
+    EXPECT_LE(item.value().abs().max().item<double>(), range) << name;
+    EXPECT_GT(item.value().abs().max().item<double>(), range / 2) << name << " is not drawn from the range";
+  }
+  ASSERT_EQ(lstm_biases.size(), 2u) << "layer 3 and the decoder's one cell";
+  for (const auto& name : lstm_biases) {
+    auto other = name;
+    other.replace(other.find("bias_ih"), 7, "bias_hh");
+    auto bias = p[name] + p[other];
+    const int64_t H = bias.size(0) / 4;
+    EXPECT_TRUE(torch::equal(bias.narrow(0, H, H), torch::ones({H}))) << name << ": forget gate";
+    for (int64_t gate : {0, 2, 3}) EXPECT_TRUE(torch::equal(bias.narrow(0, gate * H, H), torch::zeros({H}))) << name << " gate " << gate;
+  }
+}
+
+// §4.2: dropout (rate 0.2 in the paper) is applied to h~_t only. In training mode with dropout 0.5
+// the encoder (parser, layer 3, compositions, the decoder's initial state) is exactly its evaluation
+// value, and so is the first target step's h_t and attention (no dropout on the embedded target or
+// the LSTM input); its h~_1 is the evaluation value with each unit either dropped (0) or scaled by 2.
+TEST(Lgp, DropoutActsOnlyOnTheAttentionalHiddenState) {
+  auto model = make("lgp_nmt", {{"dropout", 0.5}, {"parser_dropout", 0.0}, {"word_dropout", 0.0}});
+  torch::NoGradGuard no_grad;
+  auto src = parsed_batch();
+  auto tgt_in = torch::tensor({2, 4, 5, 2, 9, 10}, torch::kInt64).view({2, 3});  // <s> first
+  model->eval();
+  auto ref_state = model->encode(src);
+  auto ref = model->forward(src, tgt_in, synmt::ForwardRequest{false, false}).hidden.select(1, 0);
+  model->train();
+  int64_t dropped = 0, kept = 0;
+  for (int trial = 0; trial < 3; ++trial) {
+    auto state = model->encode(src);
+    for (const char* key : {"memory", "memory/dep", "h0", "c0"})
+      EXPECT_TRUE(torch::equal(state[key], ref_state[key])) << key << " changes in training mode";
+    auto first = model->forward(src, tgt_in, synmt::ForwardRequest{false, false}).hidden.select(1, 0);
+    auto zero = first.eq(0);
+    dropped += zero.sum().item<int64_t>();
+    kept += (~zero).sum().item<int64_t>();
+    EXPECT_TRUE(torch::allclose(first.masked_select(~zero), 2 * ref.masked_select(~zero), 1e-5, 1e-6));
+  }
+  EXPECT_GT(dropped, 0);
+  EXPECT_GT(kept, 0);
 }
 
 // §4.2: "all the bias vectors and the weight matrices in the softmax layers were initialized with
