@@ -16,6 +16,8 @@ tables first, in their order), and their estimated CPU-hours on the 2-core machi
 """
 import json
 import os
+import re
+import subprocess
 import sys
 
 import yaml
@@ -74,10 +76,20 @@ def run_state(system_dir, max_epochs):
     return "training", min(epoch, max_epochs), best
 
 
-def on_page(docs, exp, table):
+def descends_from(commit, ancestor, repo=ROOT):
+    """Whether `commit` is `ancestor` or comes after it in this checkout's history."""
+    r = subprocess.run(["git", "-C", repo, "merge-base", "--is-ancestor", ancestor, commit], capture_output=True, text=True)
+    if r.returncode not in (0, 1):  # 128: a commit this clone does not have (a shallow clone, a typo)
+        sys.exit(f"campaign: git cannot place commit {commit} after {ancestor}: {r.stderr.strip()}")
+    return r.returncode == 0
+
+
+def on_page(docs, exp, table, measured_since=None, repo=ROOT):
     """Whether a table is measured in round 2: its marker is on its experiment's results page, and
     its block's budget (the lines from its section heading to the marker) is the convergence rule,
-    not round 1's fixed number of updates."""
+    not round 1's fixed number of updates. With `measured_since` (a commit whose code changed what
+    the table measures), also every commit on the block's "Results recorded ... at commit" line
+    must be that commit or a later one: a table measured by older code is to be measured again."""
     page = os.path.join(docs, f"{exp}.md")
     if not os.path.exists(page):
         return False
@@ -85,12 +97,19 @@ def on_page(docs, exp, table):
     marker = f"<!-- table: {table} -->"
     if marker not in lines:
         return False
+    converged, commits = True, None
     for line in reversed(lines[: lines.index(marker)]):
         if line.startswith("## "):
             break
         if line.startswith("Training budget:"):
-            return "until" in line
-    return True
+            converged = "until" in line
+        if line.startswith("Results recorded") and " at commit " in line:
+            commits = re.findall(r"\b[0-9a-f]{7,40}\b", line.split(" at commit ", 1)[1])
+    if not converged:
+        return False
+    if measured_since is None:
+        return True
+    return bool(commits) and all(descends_from(c, measured_since, repo) for c in commits)
 
 
 def progress(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml"), results_root=ROOT):
@@ -104,9 +123,13 @@ def progress(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml")
     lines, total, listed = [], 0.0, {}
     for item in plan["run"]:
         exp = item["experiment"]
-        if all(on_page(docs, exp, t) for t in item["tables"]):
+        since = item.get("measured_since")
+        if all(on_page(docs, exp, t, since) for t in item["tables"]):
             lines.append(f"{exp}: measured ({', '.join(item['tables'])} on docs/results/{exp}.md)")
             continue
+        if since and all(on_page(docs, exp, t) for t in item["tables"]):
+            lines.append(f"{exp}: {', '.join(item['tables'])} on docs/results/{exp}.md measured by code before {since}: "
+                         "to be measured again")
         tables, specs, results = table_runs(exp, with_specs=True)
         cost = plan["hours_per_run"][exp]
         # a run an earlier item of the same experiment needs is listed (and charged) there only

@@ -1,5 +1,6 @@
 # campaign.py --commands: round 2's Snakemake command lines, in the plan's order.
 import json
+import subprocess
 
 import pytest
 import yaml
@@ -145,3 +146,30 @@ def test_an_item_measured_on_its_page_is_done_and_its_runs_go_to_the_next_item(t
     # the later item needs the measured item's runs again (not on this machine): it lists and charges them
     needed = len(runs["lgp_table1"])
     assert f"lgp.mini: 0 finished, 0 training or waiting to resume, {needed} not started; ~{needed:.1f} CPU-hours left" in text
+
+
+def test_a_table_measured_before_its_items_measured_since_commit_is_to_be_measured_again(tmp_path):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    commits = []
+    for n in range(2):
+        subprocess.run(git + ["commit", "-q", "--allow-empty", "-m", f"c{n}"], check=True)
+        commits.append(subprocess.run(git + ["rev-parse", "HEAD"], check=True, capture_output=True, text=True).stdout.strip())
+    old, fix = commits
+    page = tmp_path / "docs" / "lgp.mini.md"
+    page.parent.mkdir()
+    block = ("## Table 1\n\nTraining budget: seq: until 3 validations without a better dev BLEU, ≤ 30 epochs.\n"
+             "Results recorded 2026-11-26 at commit {}.\n\n<!-- table: lgp_table1_measured -->\n| a |\n|---|\n")
+    docs = str(page.parent)
+    page.write_text(block.format(f"{old[:12]}, {fix[:12]}+dirty"))
+    assert campaign.on_page(docs, "lgp.mini", "lgp_table1_measured")  # no commit asked for
+    assert not campaign.on_page(docs, "lgp.mini", "lgp_table1_measured", fix[:7], repo=str(repo))
+    assert campaign.on_page(docs, "lgp.mini", "lgp_table1_measured", old[:7], repo=str(repo))
+    page.write_text(block.format(f"{fix[:12]}+dirty"))
+    assert campaign.on_page(docs, "lgp.mini", "lgp_table1_measured", fix[:7], repo=str(repo))
+    # a commit this clone does not have is an error naming it, not a silent "measured"
+    page.write_text(block.format("0123456789ab"))
+    with pytest.raises(SystemExit, match="0123456789ab"):
+        campaign.on_page(docs, "lgp.mini", "lgp_table1_measured", fix[:7], repo=str(repo))
