@@ -185,8 +185,12 @@ def campaign(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml")
     return rows
 
 
-# the rules given half the cores: trainings, and what runs beside the last of them
-HALF_CORE_RULES = ("train", "translate", "analysis_dump", "significance")
+# the rules given half the cores: trainings, what runs beside the last of them, and the threaded
+# preparation steps (language filter, SentencePiece, parsers, parse caches), which otherwise wait for
+# both cores while a training runs: with --prioritize (or a pair prepared after another pair's runs
+# started) one core idled for the whole of a training (+C&H's, 2026-11-29)
+HALF_CORE_RULES = ("train", "translate", "analysis_dump", "significance", "langid_filter_train", "langid_filter_clean",
+                   "langid_set", "learn_spm", "apply_spm", "train_parser", "parse_corpus", "pretrain_lgp_parser")
 
 
 def commands(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml"), cores=2, resume=False):
@@ -194,7 +198,8 @@ def commands(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml")
     trainings run side by side with one thread each (docs/benchmarks.md: 1.19-1.26x the throughput
     of one run on both cores), so train's threads are set to cores / 2; so are the threads of the
     jobs that follow a training (decoding, analysis dumps, significance), which otherwise wait for
-    every core while one training still runs and leave the other idle. resume: each command first
+    every core while one training still runs and leave the other idle, and of the threaded preparation
+    steps, which would wait the same way beside a training. resume: each command first
     removes the lock a killed Snakemake leaves behind (a session or machine that ended under it);
     only for a chain that runs alone in this directory, as --unlock removes every lock here."""
     plan = yaml.safe_load(open(path, encoding="utf-8"))

@@ -1,5 +1,6 @@
 # campaign.py --commands: round 2's Snakemake command lines, in the plan's order.
 import json
+import os
 import subprocess
 
 import pytest
@@ -20,7 +21,14 @@ def test_one_command_per_round2_experiment_in_the_plans_order(tmp_path):
     assert "--configfile pipeline/config/experiments/sa_nmt.mini.yaml" in first
     assert "--configfile pipeline/config/experiments/lgp.mini.yaml" in second
     # two trainings side by side, each on half the cores; resumes after an interruption
-    assert first.endswith("--set-threads train=2 translate=2 analysis_dump=2 significance=2") and "--cores 4" in first and "--rerun-incomplete" in first
+    assert first.endswith("--set-threads train=2 translate=2 analysis_dump=2 significance=2 langid_filter_train=2 langid_filter_clean=2 "
+                          "langid_set=2 learn_spm=2 apply_spm=2 train_parser=2 parse_corpus=2 pretrain_lgp_parser=2")
+    assert "--cores 4" in first and "--rerun-incomplete" in first
+    # every rule named is one of the pipeline's threaded rules (a renamed rule would be set silently otherwise)
+    folder = os.path.join(campaign.ROOT, "pipeline", "rules")
+    rules = "".join(open(os.path.join(folder, f)).read() for f in os.listdir(folder) if f.endswith(".smk"))
+    for rule in campaign.HALF_CORE_RULES:
+        assert f"rule {rule}:" in rules, rule
 
 
 def test_a_table_the_experiment_does_not_build_is_refused(tmp_path):
