@@ -19,7 +19,7 @@ import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import verdict as verdicts  # noqa: E402
-from experiment import DEFAULT_MARKS  # noqa: E402
+from experiment import DEFAULT_MARKS, row_comparisons  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MARKER = re.compile(r"^<!-- table: (\S+) -->$")
@@ -111,9 +111,8 @@ def render(table_name, header, rows, experiment, paper):
                 continue
             _, ci, pcol = step
             texts = []
-            for comp in rs.get("compare", []):
-                comp = {"row": comp} if isinstance(comp, str) else comp
-                marks = comp.get("marks", default_marks)
+            for comp in row_comparisons(rs.get("compare", []), default_marks, f"tables.{table_name}.rows ({r[0]})"):
+                marks = comp["marks"]
                 base = by_label.get(comp["row"])
                 p_row = paper_value(paper["rows"].get(rs.get("paper", r[0]), {}).get(pcol))
                 p_base = paper_value(paper["rows"].get(row_specs.get(comp["row"], {}).get("paper", comp["row"]), {}).get(pcol))

@@ -23,6 +23,10 @@ METRIC_NAMES = {"bleu": "BLEU", "chrf": "chrF", "ribes": "RIBES", "bleu_tok": "B
 TREE_METRICS = ("da", "ua")
 DEFAULT_MARKS = ["†", "‡"]  # p < 0.05, p < 0.01
 MARK_LEVELS = (0.05, 0.01)
+# symbol pairs [p < 0.05, p < 0.01] for a row compared with several rows: each comparison gets its
+# own pair, so that a cell's marks say which comparison they come from (SA-NMT's Table 3 marked
+# SA-NMT-hard "‡‡‡‡" against four rows before)
+MARK_SETS = (("†", "‡"), ("△", "▲"), ("◇", "◆"), ("○", "●"), ("☆", "★"))
 # BLEU tokenisers that segment a script written without spaces
 UNSPACED_BLEU_TOKENIZERS = ("ja-mecab", "zh", "char")
 
@@ -253,6 +257,30 @@ def check_paper_keys(table, paper, rows, columns, papers_dir=PAPERS_DIR):
                               f"(columns: {', '.join(sorted(map(str, paper_columns)))}; `paper: null` for a column it does not have)")
 
 
+def row_comparisons(compare, default_marks, where):
+    """A row's `compare` list as [{"row", "marks", ...}]: marks given in the file stay; the others take,
+    in order, the table's default pair and then the next pairs of MARK_SETS that no other comparison
+    of the row uses. ConfigError when two comparisons of the row would share a symbol."""
+    comparisons = [{"row": c} if isinstance(c, str) else dict(c) for c in compare]
+    for c in comparisons:
+        if "marks" in c and len(c["marks"]) != len(MARK_LEVELS):
+            raise ConfigError(f"{where}.compare: marks are [p<0.05, p<0.01] symbols")
+    used = [tuple(c["marks"]) for c in comparisons if "marks" in c]
+    pool = [tuple(default_marks)] + [m for m in MARK_SETS if m != tuple(default_marks)]
+    for c in comparisons:
+        if "marks" not in c:
+            free = next((m for m in pool if m not in used), None)
+            if free is None:
+                raise ConfigError(f"{where}.compare: more comparisons than mark pairs; give each its `marks`")
+            c["marks"] = list(free)
+            used.append(free)
+    symbols = [s for c in comparisons for s in c["marks"]]
+    if len(set(symbols)) != len(symbols):
+        raise ConfigError(f"{where}.compare: two comparisons share a mark symbol ({', '.join(c['row'] for c in comparisons)}), "
+                          "so a cell's marks would not say which comparison they come from")
+    return comparisons
+
+
 def resolve_table(table, spec, runs, pairs, results):
     """The table as cells: rows x columns, each cell with its runs and the files to read."""
     columns = [_column(table, i, c, pairs) for i, c in enumerate(spec["columns"])]
@@ -269,15 +297,10 @@ def resolve_table(table, spec, runs, pairs, results):
         compare = r.get("compare")
         if compare is None:
             compare = [baseline] if baseline is not None and baseline != r["label"] else []
-        comparisons = []
-        for c in compare:
-            c = {"row": c} if isinstance(c, str) else dict(c)
+        comparisons = row_comparisons(compare, default_marks, where)
+        for c in comparisons:
             if c["row"] not in labels or c["row"] == r["label"]:
                 raise ConfigError(f"{where}.compare: '{c['row']}' is not another row of the table")
-            c.setdefault("marks", default_marks)
-            if len(c["marks"]) != len(MARK_LEVELS):
-                raise ConfigError(f"{where}.compare: marks are [p<0.05, p<0.01] symbols")
-            comparisons.append(c)
         if "measured" in r and ("system" in r or r.get("compare")):
             raise ConfigError(f"{where}: a 'measured' row reads a file, it has no system and no comparisons")
         rows.append({"label": r["label"], "system": r.get("system"), "paper": r.get("paper", r["label"]),

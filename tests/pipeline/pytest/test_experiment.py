@@ -164,6 +164,21 @@ def test_marks():
     assert [ex.marks_for(p, ["†", "‡"]) for p in (None, 0.2, 0.04, 0.009)] == ["", "", "†", "‡"]
 
 
+def test_each_comparison_of_a_row_gets_its_own_marks():
+    # SA-NMT Table 3's SA-NMT-hard against four rows: four pairs, in order, none shared
+    four = ex.row_comparisons(["A", "B", "C", "D"], ex.DEFAULT_MARKS, "t.rows[0]")
+    assert [c["marks"] for c in four] == [["†", "‡"], ["△", "▲"], ["◇", "◆"], ["○", "●"]]
+    # marks given in the file stay, and the row's other comparison takes the first pair still free
+    given = ex.row_comparisons([{"row": "NMT"}, {"row": "FA", "marks": ["△", "▲"]}], ex.DEFAULT_MARKS, "t")
+    assert [c["marks"] for c in given] == [["†", "‡"], ["△", "▲"]]
+    given = ex.row_comparisons([{"row": "FA", "marks": ["†", "‡"]}, "NMT"], ex.DEFAULT_MARKS, "t")
+    assert [c["marks"] for c in given] == [["†", "‡"], ["△", "▲"]]
+    with pytest.raises(ConfigError, match="two comparisons share a mark symbol"):
+        ex.row_comparisons([{"row": "A", "marks": ["*", "**"]}, {"row": "B", "marks": ["*", "#"]}], ex.DEFAULT_MARKS, "t")
+    with pytest.raises(ConfigError, match="more comparisons than mark pairs"):
+        ex.row_comparisons([f"r{k}" for k in range(len(ex.MARK_SETS) + 1)], ex.DEFAULT_MARKS, "t")
+
+
 def test_a_measured_row_reads_each_columns_split():
     ewt = {"label": "EWT UAS", "pair": "p", "stat": {"file": "trees.ewt.json", "key": "da"}}
     pud = {"label": "PUD UAS", "pair": "q", "stat": {"file": "trees.pud.json", "key": "da"}}
