@@ -76,6 +76,24 @@ def run_state(system_dir, max_epochs):
     return "training", min(epoch, max_epochs), best
 
 
+def seconds_per_epoch(system_dir, valid_per_epoch):
+    """A run's training seconds per epoch so far, validations included: the elapsed time at its
+    last validation record over the epochs those validations cover (valid_per_epoch of them an
+    epoch); None before its first validation. elapsed_s runs on across resumes (the training state
+    keeps it), so an interrupted run is measured by its training time alone."""
+    metrics = os.path.join(system_dir, "metrics.jsonl")
+    if not os.path.exists(metrics):
+        return None
+    count, elapsed = 0, None
+    try:
+        for _, rec in metrics_io.records(metrics):
+            if rec.get("type") == "valid" and "elapsed_s" in rec:
+                count, elapsed = count + 1, rec["elapsed_s"]
+    except metrics_io.RecordError as e:
+        sys.exit(str(e))
+    return elapsed / (count / valid_per_epoch) if count else None
+
+
 def descends_from(commit, ancestor, repo=ROOT):
     """Whether `commit` is `ancestor` or comes after it in this checkout's history."""
     r = subprocess.run(["git", "-C", repo, "merge-base", "--is-ancestor", ancestor, commit], capture_output=True, text=True)
@@ -139,13 +157,16 @@ def progress(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml")
         detail = []
         for rid in wanted:
             cap = specs[rid]["train"]["max_epochs"]
-            state, epoch, ppl = run_state(os.path.join(results_root, results, "systems", rid), cap)
+            run_dir = os.path.join(results_root, results, "systems", rid)
+            state, epoch, ppl = run_state(run_dir, cap)
+            rate = seconds_per_epoch(run_dir, specs[rid]["train"].get("valid_per_epoch", 1)) if state != "not started" else None
             counts[state] += 1
             if state != "finished":
                 left += cost.get(specs[rid]["pair"], cost["default"]) * (1 - epoch / cap)
             detail.append(f"  {rid}: {state}" + (f" (epoch {epoch} of {cap})" if state == "training" else
                                                   f" ({epoch} epochs)" if state == "finished" else "")
                           + (f", best dev ppl {ppl:.2f}" if ppl is not None else "")
+                          + (f", {rate:.0f} s per epoch" if rate is not None else "")
                           + ("; WARNING: a training state was set aside (state.pt.stale): the run restarted from scratch"
                              if os.path.exists(os.path.join(results_root, results, "systems", rid, "state.pt.stale")) else ""))
         total += left

@@ -66,6 +66,18 @@ def test_run_state_reads_summary_then_metrics(tmp_path):
     assert campaign.run_state(str(run), 20) == ("finished", 17, 9.0)
 
 
+def test_seconds_per_epoch_are_the_last_validations_elapsed_time_over_the_epochs_it_covers(tmp_path):
+    assert campaign.seconds_per_epoch(str(tmp_path), 2) is None
+    (tmp_path / "metrics.jsonl").write_text("".join(json.dumps(r) + "\n" for r in [
+        {"type": "train", "epoch": 1, "elapsed_s": 100.0},
+        {"type": "valid", "epoch": 1, "elapsed_s": 320.0, "valid_ppl": 30.0},
+        {"type": "valid", "epoch": 1, "elapsed_s": 640.0, "valid_ppl": 20.0},
+        {"type": "valid", "epoch": 2, "elapsed_s": 975.0, "valid_ppl": 15.0},
+        {"type": "train", "epoch": 2, "elapsed_s": 1100.0}]))
+    assert campaign.seconds_per_epoch(str(tmp_path), 2) == pytest.approx(975.0 / 1.5)
+    assert campaign.seconds_per_epoch(str(tmp_path), 1) == pytest.approx(325.0)
+
+
 def test_a_broken_metrics_line_is_named_by_file_and_line(tmp_path):
     (tmp_path / "metrics.jsonl").write_text('{"epoch": 1}\n{"epoch": 2, "valid_ppl": \n')
     with pytest.raises(SystemExit, match=r"metrics.jsonl:2: not a JSON object"):
