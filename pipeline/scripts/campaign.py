@@ -12,7 +12,8 @@ tables first, in their order), and their estimated CPU-hours on the 2-core machi
                               interrupted run resumes where it stopped with the same commands)
   campaign.py --commands --resume   the same, each unlocking its experiment first (after a kill)
   campaign.py --progress      round 2's training runs: finished, training (epoch of its cap) or not
-                              started, and the CPU-hours left by the plan's per-run estimate
+                              started, with the seconds per epoch measured so far, and the CPU-hours
+                              left by the plan's per-run estimate
 """
 import json
 import os
