@@ -15,6 +15,7 @@ tables first, in their order), and their estimated CPU-hours on the 2-core machi
                               started, with the seconds per epoch measured so far, and the CPU-hours
                               left by the plan's per-run estimate
 """
+import collections
 import json
 import os
 import re
@@ -53,46 +54,38 @@ def table_runs(name, with_specs=False):
     return (out, runs, cfg["results_dir"]) if with_specs else out
 
 
-def run_state(system_dir, max_epochs):
-    """(state, epoch, best dev perplexity) of a run, in one reading: ("finished", epochs reached,
-    summary.json's best) once summary.json exists; ("training", last epoch logged, lowest validation
-    record so far or None) while metrics.jsonl grows (or the run waits to resume from its state);
-    else ("not started", 0, None)."""
+RunState = collections.namedtuple("RunState", "state epoch best_ppl seconds_per_epoch")
+
+
+def run_state(system_dir, max_epochs, valid_per_epoch=1):
+    """A run's RunState from one reading of its files: state "finished" (summary.json exists; its
+    epochs and best dev perplexity), "training" (metrics.jsonl grows, or the run waits to resume
+    from its state; the last epoch logged, capped at max_epochs, and the lowest validation
+    perplexity so far or None) or "not started" (0, None). seconds_per_epoch: the elapsed time at
+    the last validation record over the epochs those validations cover (valid_per_epoch of them an
+    epoch), validations included; None before the first validation. elapsed_s runs on across
+    resumes (the training state keeps it), so an interrupted run is measured by its training time."""
+    metrics = os.path.join(system_dir, "metrics.jsonl")
+    epoch, best, count, elapsed = 0, None, 0, None
+    if os.path.exists(metrics):
+        try:
+            for _, rec in metrics_io.records(metrics):
+                epoch = max(epoch, rec.get("epoch", 0))
+                ppl = rec.get("valid_ppl")
+                if ppl is not None and (best is None or ppl < best):
+                    best = ppl
+                if rec.get("type") == "valid" and "elapsed_s" in rec:
+                    count, elapsed = count + 1, rec["elapsed_s"]
+        except metrics_io.RecordError as e:
+            sys.exit(str(e))
+    rate = elapsed / (count / valid_per_epoch) if count else None
     summary = os.path.join(system_dir, "summary.json")
     if os.path.exists(summary):
         done = json.load(open(summary, encoding="utf-8"))
-        return "finished", done["epochs"], done.get("best_valid_ppl")
-    metrics = os.path.join(system_dir, "metrics.jsonl")
+        return RunState("finished", done["epochs"], done.get("best_valid_ppl"), rate)
     if not os.path.exists(metrics):
-        return "not started", 0, None
-    epoch, best = 0, None
-    try:
-        for _, rec in metrics_io.records(metrics):
-            epoch = max(epoch, rec.get("epoch", 0))
-            ppl = rec.get("valid_ppl")
-            if ppl is not None and (best is None or ppl < best):
-                best = ppl
-    except metrics_io.RecordError as e:
-        sys.exit(str(e))
-    return "training", min(epoch, max_epochs), best
-
-
-def seconds_per_epoch(system_dir, valid_per_epoch):
-    """A run's training seconds per epoch so far, validations included: the elapsed time at its
-    last validation record over the epochs those validations cover (valid_per_epoch of them an
-    epoch); None before its first validation. elapsed_s runs on across resumes (the training state
-    keeps it), so an interrupted run is measured by its training time alone."""
-    metrics = os.path.join(system_dir, "metrics.jsonl")
-    if not os.path.exists(metrics):
-        return None
-    count, elapsed = 0, None
-    try:
-        for _, rec in metrics_io.records(metrics):
-            if rec.get("type") == "valid" and "elapsed_s" in rec:
-                count, elapsed = count + 1, rec["elapsed_s"]
-    except metrics_io.RecordError as e:
-        sys.exit(str(e))
-    return elapsed / (count / valid_per_epoch) if count else None
+        return RunState("not started", 0, None, None)
+    return RunState("training", min(epoch, max_epochs), best, rate)
 
 
 def descends_from(commit, ancestor, repo=ROOT):
@@ -103,19 +96,18 @@ def descends_from(commit, ancestor, repo=ROOT):
     return r.returncode == 0
 
 
-def on_page(docs, exp, table, measured_since=None, repo=ROOT):
-    """Whether a table is measured in round 2: its marker is on its experiment's results page, and
-    its block's budget (the lines from its section heading to the marker) is the convergence rule,
-    not round 1's fixed number of updates. With `measured_since` (a commit whose code changed what
-    the table measures), also every commit on the block's "Results recorded ... at commit" line
-    must be that commit or a later one: a table measured by older code is to be measured again."""
+def page_block(docs, exp, table):
+    """A table's block on its experiment's results page, read once: None when the page or the
+    table's marker is missing, else (converged, commits): whether the block's budget (the lines from
+    its section heading to the marker) is the convergence rule rather than round 1's fixed number
+    of updates, and the commits on its "Results recorded ... at commit" line (None without one)."""
     page = os.path.join(docs, f"{exp}.md")
     if not os.path.exists(page):
-        return False
+        return None
     lines = open(page, encoding="utf-8").read().split("\n")
     marker = f"<!-- table: {table} -->"
     if marker not in lines:
-        return False
+        return None
     converged, commits = True, None
     for line in reversed(lines[: lines.index(marker)]):
         if line.startswith("## "):
@@ -124,11 +116,24 @@ def on_page(docs, exp, table, measured_since=None, repo=ROOT):
             converged = "until" in line
         if line.startswith("Results recorded") and " at commit " in line:
             commits = re.findall(r"\b[0-9a-f]{7,40}\b", line.split(" at commit ", 1)[1])
-    if not converged:
+    return converged, commits
+
+
+def measured_by(block, measured_since, repo=ROOT):
+    """Whether a page block (page_block's answer) counts as measured in round 2: on the page, under
+    the convergence rule, and, with `measured_since` (a commit whose code changed what the table
+    measures), recorded only at that commit or later ones: a table measured by older code is to
+    be measured again."""
+    if block is None or not block[0]:
         return False
     if measured_since is None:
         return True
-    return bool(commits) and all(descends_from(c, measured_since, repo) for c in commits)
+    return bool(block[1]) and all(descends_from(c, measured_since, repo) for c in block[1])
+
+
+def on_page(docs, exp, table, measured_since=None, repo=ROOT):
+    """Whether a table is measured in round 2 (measured_by of its page block)."""
+    return measured_by(page_block(docs, exp, table), measured_since, repo)
 
 
 def progress(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml"), results_root=ROOT):
@@ -143,10 +148,11 @@ def progress(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml")
     for item in plan["run"]:
         exp = item["experiment"]
         since = item.get("measured_since")
-        if all(on_page(docs, exp, t, since) for t in item["tables"]):
+        blocks = [page_block(docs, exp, t) for t in item["tables"]]
+        if all(measured_by(b, since) for b in blocks):
             lines.append(f"{exp}: measured ({', '.join(item['tables'])} on docs/results/{exp}.md)")
             continue
-        if since and all(on_page(docs, exp, t) for t in item["tables"]):
+        if since and all(measured_by(b, None) for b in blocks):
             lines.append(f"{exp}: {', '.join(item['tables'])} on docs/results/{exp}.md measured by code before {since}: "
                          "to be measured again")
         tables, specs, results = table_runs(exp, with_specs=True)
@@ -159,8 +165,7 @@ def progress(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml")
         for rid in wanted:
             cap = specs[rid]["train"]["max_epochs"]
             run_dir = os.path.join(results_root, results, "systems", rid)
-            state, epoch, ppl = run_state(run_dir, cap)
-            rate = seconds_per_epoch(run_dir, specs[rid]["train"].get("valid_per_epoch", 1)) if state != "not started" else None
+            state, epoch, ppl, rate = run_state(run_dir, cap, specs[rid]["train"].get("valid_per_epoch", 1))
             counts[state] += 1
             if state != "finished":
                 left += cost.get(specs[rid]["pair"], cost["default"]) * (1 - epoch / cap)

@@ -54,28 +54,30 @@ def test_resume_unlocks_each_experiment_first(tmp_path):
 
 def test_run_state_reads_summary_then_metrics(tmp_path):
     run = tmp_path / "run"
-    assert campaign.run_state(str(run), 20) == ("not started", 0, None)
+    assert campaign.run_state(str(run), 20) == ("not started", 0, None, None)
     run.mkdir()
     (run / "metrics.jsonl").write_text('{"epoch": 3, "type": "train", "loss": 4.0}\n'
                                        '{"epoch": 3, "type": "valid", "valid_ppl": 40.0}\n\n'
                                        '{"epoch": 4, "type": "valid", "valid_ppl": 35.0}\n'
                                        '{"epoch": 4, "type": "valid", "valid_ppl": 36.0}\n')
-    assert campaign.run_state(str(run), 20) == ("training", 4, 35.0)
-    assert campaign.run_state(str(run), 3) == ("training", 3, 35.0)
+    assert campaign.run_state(str(run), 20) == ("training", 4, 35.0, None)  # no elapsed_s: no rate
+    assert campaign.run_state(str(run), 3) == ("training", 3, 35.0, None)
     (run / "summary.json").write_text('{"epochs": 17, "best_valid_ppl": 9.0}')
-    assert campaign.run_state(str(run), 20) == ("finished", 17, 9.0)
+    assert campaign.run_state(str(run), 20) == ("finished", 17, 9.0, None)
 
 
 def test_seconds_per_epoch_are_the_last_validations_elapsed_time_over_the_epochs_it_covers(tmp_path):
-    assert campaign.seconds_per_epoch(str(tmp_path), 2) is None
+    assert campaign.run_state(str(tmp_path), 20, 2).seconds_per_epoch is None
     (tmp_path / "metrics.jsonl").write_text("".join(json.dumps(r) + "\n" for r in [
         {"type": "train", "epoch": 1, "elapsed_s": 100.0},
         {"type": "valid", "epoch": 1, "elapsed_s": 320.0, "valid_ppl": 30.0},
         {"type": "valid", "epoch": 1, "elapsed_s": 640.0, "valid_ppl": 20.0},
         {"type": "valid", "epoch": 2, "elapsed_s": 975.0, "valid_ppl": 15.0},
         {"type": "train", "epoch": 2, "elapsed_s": 1100.0}]))
-    assert campaign.seconds_per_epoch(str(tmp_path), 2) == pytest.approx(975.0 / 1.5)
-    assert campaign.seconds_per_epoch(str(tmp_path), 1) == pytest.approx(325.0)
+    assert campaign.run_state(str(tmp_path), 20, 2).seconds_per_epoch == pytest.approx(975.0 / 1.5)
+    assert campaign.run_state(str(tmp_path), 20, 1).seconds_per_epoch == pytest.approx(325.0)
+    (tmp_path / "summary.json").write_text('{"epochs": 2, "best_valid_ppl": 15.0}')  # a finished run keeps its rate
+    assert campaign.run_state(str(tmp_path), 20, 1) == ("finished", 2, 15.0, pytest.approx(325.0))
 
 
 def test_a_broken_metrics_line_is_named_by_file_and_line(tmp_path):
