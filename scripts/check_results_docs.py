@@ -25,6 +25,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NUMBER = re.compile(r"(?<![\w.:/§])[+\-−]?\d+\.\d+(?![\w.]*\d)")
 ATTRIBUTION = re.compile(r"\b[Pp]apers?\b|\b[Pp]aper's|\b[Aa]uthors\b|\b(Tran|Bisk|Bugliarello|Okazaki|Hashimoto|Tsuruoka|Bastings)\b")
 P_VALUE = re.compile(r"\bp\s*[<=>≤]\s*\d+(\.\d+)?")  # significance levels and p-values are no paper numbers
+# a section number ("Section 6.2", as a table's generated "Paper column:" line cites a paper's text;
+# "§6.2" is left out by NUMBER itself) is no paper number either
+SECTION = re.compile(r"\bSections?\s+\d+(\.\d+)+")
 
 
 def as_float(text):
@@ -107,7 +110,7 @@ def check_page(path, papers_dir, errors):
         for sentence in sentences(text):
             if not ATTRIBUTION.search(sentence):
                 continue
-            for n in NUMBER.findall(P_VALUE.sub("", sentence)):
+            for n in NUMBER.findall(SECTION.sub("", P_VALUE.sub("", sentence))):
                 if not close_to(as_float(n), every, tol=1e-9):
                     errors.append(f"{path}:{start}: '{n}' in a sentence about the paper is no number of "
                                   f"{os.path.relpath(yaml_path, ROOT)}: \"{sentence.strip()[:160]}\"")
