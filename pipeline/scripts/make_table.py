@@ -185,6 +185,24 @@ def seed_summary(values):
     return statistics.fmean(values), (statistics.stdev(values) if len(values) > 1 else None), len(values)
 
 
+def runs_note(rows, columns, cells, measured, runs):
+    """The note that lists every run's own score in a seed group, so that a page's seed-by-seed
+    reading quotes generated figures: "ROW (seeds 1, 2, 3): COLUMN a, b, c; ..." per row with more
+    than one run, columns in table order; None when no cell has several runs."""
+    parts = []
+    for row in rows:
+        seeds, texts = None, []
+        for ci, col in enumerate(columns):
+            c = cells.get((row["label"], ci))
+            if c is None or len(c["runs"]) < 2:
+                continue
+            seeds = seeds or [runs[r]["seed"] for r in c["runs"]]
+            texts.append(f"{col['label']} " + ", ".join(fmt(v, col["decimals"]) for v in measured[(row["label"], ci)]))
+        if texts:
+            parts.append(f"{row['label']} (seeds {', '.join(str(x) for x in seeds)}): " + "; ".join(texts))
+    return ("Each run (seed order): " + " · ".join(parts) + ".") if parts else None
+
+
 def seed_level_p(measured, cell, base):
     """Welch's two-sided t-test p-value of two seed groups' per-run values (both with 2 or more runs
     and some spread), else None."""
@@ -393,6 +411,9 @@ def main(sm):
                          f"--seed {boot['seed']} --baseline {results}/groups/BASELINE/PAIR/trees.SPLIT.conllu {results}/groups/SYSTEM/PAIR/trees.SPLIT.conllu`.")
     if any(len(v) > 1 for v in measured.values()):
         notes.append("Seed groups: mean ± sample standard deviation (n − 1) over the runs.")
+        each = runs_note(t["rows"], columns, cells, measured, runs)
+        if each:
+            notes.append(each)
     if seed_notes:
         notes.append("Across seeds (Welch's t-test over the runs' scores, two-sided; the bootstrap above resamples test "
                      "sentences of the concatenated outputs and does not see how much training runs differ): "

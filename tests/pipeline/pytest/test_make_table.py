@@ -163,3 +163,16 @@ def test_seeds_by_system():
     runs = {"nmt.s1": {"system": "nmt", "seed": 1}, "nmt.s3": {"system": "nmt", "seed": 3}, "sa.s1": {"system": "sa", "seed": 1},
             "nmt_avg": {"system": "nmt_avg", "seed": 1, "decode_only": True}}
     assert mt.seeds_by_system(runs) == {"nmt": {1, 3}, "sa": {1}}
+
+
+def test_runs_note_lists_each_seeds_score_in_seed_order():
+    rows = [{"label": "LGP"}, {"label": "SEQ"}, {"label": "DEP"}]
+    columns = [{"label": "dev BLEU", "decimals": 2}, {"label": "dev ppl", "decimals": 2}]
+    runs = {"lgp.s1": {"seed": 1}, "lgp.s2": {"seed": 2}, "seq.s1": {"seed": 1}}
+    cells = {("LGP", 0): {"runs": ["lgp.s1", "lgp.s2"]}, ("LGP", 1): {"runs": ["lgp.s1", "lgp.s2"]},
+             ("SEQ", 0): {"runs": ["seq.s1"]}, ("SEQ", 1): {"runs": ["seq.s1"]}, ("DEP", 0): None}
+    measured = {("LGP", 0): [18.1, 17.166], ("LGP", 1): [9.14, 9.41], ("SEQ", 0): [15.55], ("SEQ", 1): [10.64]}
+    # one-run rows and paper-only cells are not listed: their cell is already the run's score
+    assert mt.runs_note(rows, columns, cells, measured, runs) == (
+        "Each run (seed order): LGP (seeds 1, 2): dev BLEU 18.10, 17.17; dev ppl 9.14, 9.41.")
+    assert mt.runs_note(rows[1:], columns, cells, measured, runs) is None
