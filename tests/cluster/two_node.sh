@@ -27,7 +27,15 @@ BIN=$(cd "$BUILD/bin" && pwd)
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 CI=$ROOT/cluster/ci
 COMM_TIMEOUT=10   # train.comm_timeout of the node-loss job, seconds
-BUDGET_S=480      # bring-up plus every check (issue #33: 8 minutes)
+UPDATES=250       # of each training (500 until 2026-11-29: the same checks, ~100 s more on this machine kind)
+BUDGET_S=480      # bring-up plus every check (issue #33: 8 minutes) on a machine as fast as REF_ONE_NODE_MS's
+# The CI machines' speed varies between days (the same training 1.5-1.9x slower on some days,
+# docs/cluster.md), and the test's minutes are mostly the machine's compute: trainings and
+# Snakemake's start-ups. So the budget is scaled by how much slower than on the reference day the
+# test's first fixed workload ran here (the one-node 2-rank training of $UPDATES updates, timed below),
+# never below 1: what the budget still catches is the cluster's own overhead (bring-up, scheduling,
+# the node-loss waits), not the machine's speed, which the trainer's benchmarks cover.
+REF_ONE_NODE_MS=${SYNMT_TWO_NODE_REF_MS:-15500}   # measured: see docs/cluster.md ("What the test proves")
 ms() { echo $(($(date +%s%N) / 1000000)); }
 t_start=$(ms)
 if [ "$(id -u)" != 0 ]; then echo "two_node: needs root (network namespaces, SLURM)"; exit 1; fi
@@ -76,18 +84,24 @@ fi
 source "$ROOT/tests/trainer/tiny_data.sh"
 cat > "$T/cfg.json" <<JSON
 {"model": {"arch": "rnn_tiny"},
- "train": {"batch_size": 8, "max_steps": 500, "max_epochs": 1000, "lr": 0.005, "seed": 5, "threads": 1,
+ "train": {"batch_size": 8, "max_steps": $UPDATES, "max_epochs": 1000, "lr": 0.005, "seed": 5, "threads": 1,
            "checkpoint_interval": 20, "comm_timeout": $COMM_TIMEOUT}}
 JSON
 TRAIN=("$BIN/synmt-train" -c "$T/cfg.json" --train "$T/d.h5" --valid "$T/d.h5" --src-vocab "$T/vs" --tgt-vocab "$T/vt" --dist mpi)
+t0=$(ms)
 in_cluster timeout 180 srun -N1 -n2 --mpi=pmix "${TRAIN[@]}" -o "$T/one_node" --dump-params "$T/one_node.bin" > "$T/one_node.log" 2>&1
 rc1=$?
+t_one=$(($(ms) - t0))
+# the budget's scale in per mille (integer arithmetic), at least 1000
+scale=$((t_one * 1000 / REF_ONE_NODE_MS)); [ "$scale" -lt 1000 ] && scale=1000
+budget=$((BUDGET_S * scale / 1000))
+echo "one node, $UPDATES updates: $t_one ms (reference $REF_ONE_NODE_MS ms): budget ${BUDGET_S} s x $((scale / 1000)).$(printf %03d $((scale % 1000))) = $budget s"
 t0=$(ms)
 in_cluster timeout 180 srun -N2 --ntasks-per-node=1 --mpi=pmix "${TRAIN[@]}" -o "$T/two_nodes" --dump-params "$T/two_nodes.bin" > "$T/two_nodes.log" 2>&1
 rc2=$?
 t_two=$(($(ms) - t0))
 if [ "$rc1" = 0 ] && [ "$rc2" = 0 ] && [ -s "$T/one_node.bin" ] && cmp -s "$T/one_node.bin" "$T/two_nodes.bin"; then
-  pass "2 ranks on node1 and node2 = 2 ranks on one node: $(stat -c %s "$T/two_nodes.bin") bytes of parameters identical after 500 updates ($t_two ms)"
+  pass "2 ranks on node1 and node2 = 2 ranks on one node: $(stat -c %s "$T/two_nodes.bin") bytes of parameters identical after $UPDATES updates ($t_two ms)"
 else
   fail "one node (exit $rc1) vs two nodes (exit $rc2): parameters differ or missing"; tail -3 "$T/two_nodes.log"
 fi
@@ -187,8 +201,8 @@ if [ -n "$VENV" ]; then
 fi
 t_end=$(ms)
 took=$(((t_end - t_start) / 1000))
-[ "$took" -le "$BUDGET_S" ] && pass "bring-up and checks took $took s (budget $BUDGET_S s)" \
-  || fail "bring-up and checks took $took s, over the $BUDGET_S s budget"
+[ "$took" -le "$budget" ] && pass "bring-up and checks took $took s (budget $budget s: $BUDGET_S s scaled by the machine's speed)" \
+  || fail "bring-up and checks took $took s, over the $budget s budget ($BUDGET_S s scaled by the machine's speed)"
 echo "timings: bring-up $((t_up - t_start)) ms, training checks $((t_checks - t_up)) ms, pipeline $((t_end - t_checks)) ms, total $((t_end - t_start)) ms"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
