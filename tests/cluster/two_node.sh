@@ -28,16 +28,9 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 CI=$ROOT/cluster/ci
 COMM_TIMEOUT=10   # train.comm_timeout of the node-loss job, seconds
 UPDATES=250       # of each training (500 until 2026-11-29: the same checks, ~100 s more on this machine kind)
-BUDGET_S=480      # bring-up plus every check (issue #33: 8 minutes) on a machine as fast as REF_ONE_NODE_MS's
-# The CI machines' speed varies between days (the same training 1.5-1.9x slower on some days,
-# docs/cluster.md), and the test's minutes are mostly the machine's compute: trainings and
-# Snakemake's start-ups. So the budget is scaled by how much slower than on the reference day the
-# test's first fixed workload ran here (the one-node 2-rank training of $UPDATES updates, timed below),
-# never below 1: what the budget still catches is the cluster's own overhead (bring-up, scheduling,
-# the node-loss waits), not the machine's speed, which the trainer's benchmarks cover.
-REF_ONE_NODE_MS=${SYNMT_TWO_NODE_REF_MS:-15500}   # measured: see docs/cluster.md ("What the test proves")
+BUDGET_S=480      # bring-up plus every check (issue #33: 8 minutes), scaled by the machine's measured speed
+SPEED_REF_MS=${SYNMT_SPEED_REF_MS:-6500}  # tests/cluster/machine_speed.sh's workload on the reference machine (docs/cluster.md)
 ms() { echo $(($(date +%s%N) / 1000000)); }
-t_start=$(ms)
 if [ "$(id -u)" != 0 ]; then echo "two_node: needs root (network namespaces, SLURM)"; exit 1; fi
 # shellcheck source=cluster/ci/two-node-env.sh
 source "$CI/two-node-env.sh"
@@ -51,6 +44,12 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+# shellcheck source=tests/cluster/machine_speed.sh
+source "$ROOT/tests/cluster/machine_speed.sh"
+read -r scale speed_ms < <(machine_speed_permille "$BIN" "$T/speed" "$SPEED_REF_MS") || { echo "two_node: the speed workload failed"; exit 1; }
+budget=$((BUDGET_S * scale / 1000))
+echo "machine speed: $speed_ms ms (reference $SPEED_REF_MS ms): budget $BUDGET_S s x $((scale / 1000)).$(printf %03d $((scale % 1000))) = $budget s"
+t_start=$(ms)   # the budget counts from here: bring-up and checks
 passed=0
 failed=0
 pass() { echo "PASS: $*"; passed=$((passed + 1)); }
@@ -88,14 +87,8 @@ cat > "$T/cfg.json" <<JSON
            "checkpoint_interval": 20, "comm_timeout": $COMM_TIMEOUT}}
 JSON
 TRAIN=("$BIN/synmt-train" -c "$T/cfg.json" --train "$T/d.h5" --valid "$T/d.h5" --src-vocab "$T/vs" --tgt-vocab "$T/vt" --dist mpi)
-t0=$(ms)
 in_cluster timeout 180 srun -N1 -n2 --mpi=pmix "${TRAIN[@]}" -o "$T/one_node" --dump-params "$T/one_node.bin" > "$T/one_node.log" 2>&1
 rc1=$?
-t_one=$(($(ms) - t0))
-# the budget's scale in per mille (integer arithmetic), at least 1000
-scale=$((t_one * 1000 / REF_ONE_NODE_MS)); [ "$scale" -lt 1000 ] && scale=1000
-budget=$((BUDGET_S * scale / 1000))
-echo "one node, $UPDATES updates: $t_one ms (reference $REF_ONE_NODE_MS ms): budget ${BUDGET_S} s x $((scale / 1000)).$(printf %03d $((scale % 1000))) = $budget s"
 t0=$(ms)
 in_cluster timeout 180 srun -N2 --ntasks-per-node=1 --mpi=pmix "${TRAIN[@]}" -o "$T/two_nodes" --dump-params "$T/two_nodes.bin" > "$T/two_nodes.log" 2>&1
 rc2=$?
