@@ -188,7 +188,9 @@ def seed_summary(values):
 def runs_note(rows, columns, cells, measured, runs):
     """The note that lists every run's own score in a seed group, so that a page's seed-by-seed
     reading quotes generated figures: "ROW (seeds 1, 2, 3): COLUMN a, b, c; ..." per row with more
-    than one run, columns in table order; None when no cell has several runs."""
+    than one run, columns in table order; a column whose runs have other seeds than the row's
+    first listed column names its own ("COLUMN (seeds 1, 3) a, b"); None when no cell has several
+    runs."""
     parts = []
     for row in rows:
         seeds, texts = None, []
@@ -196,8 +198,10 @@ def runs_note(rows, columns, cells, measured, runs):
             c = cells.get((row["label"], ci))
             if c is None or len(c["runs"]) < 2:
                 continue
-            seeds = seeds or [runs[r]["seed"] for r in c["runs"]]
-            texts.append(f"{col['label']} " + ", ".join(fmt(v, col["decimals"]) for v in measured[(row["label"], ci)]))
+            col_seeds = [runs[r]["seed"] for r in c["runs"]]
+            seeds = seeds or col_seeds
+            own = "" if col_seeds == seeds else f" (seeds {', '.join(str(x) for x in col_seeds)})"
+            texts.append(f"{col['label']}{own} " + ", ".join(fmt(v, col["decimals"]) for v in measured[(row["label"], ci)]))
         if texts:
             parts.append(f"{row['label']} (seeds {', '.join(str(x) for x in seeds)}): " + "; ".join(texts))
     return ("Each run (seed order): " + " · ".join(parts) + ".") if parts else None

@@ -176,3 +176,14 @@ def test_runs_note_lists_each_seeds_score_in_seed_order():
     assert mt.runs_note(rows, columns, cells, measured, runs) == (
         "Each run (seed order): LGP (seeds 1, 2): dev BLEU 18.10, 17.17; dev ppl 9.14, 9.41.")
     assert mt.runs_note(rows[1:], columns, cells, measured, runs) is None
+
+
+def test_runs_note_names_a_columns_own_seeds_where_they_differ_from_the_rows():
+    rows = [{"label": "LGP"}]
+    columns = [{"label": "BLEU", "decimals": 2}, {"label": "UAS", "decimals": 1}]
+    runs = {"lgp.s1": {"seed": 1}, "lgp.s2": {"seed": 2}, "lgp.s3": {"seed": 3}}
+    # the UAS column has runs of seeds 1 and 3 only: its figures must not read as seeds 1 and 2
+    cells = {("LGP", 0): {"runs": ["lgp.s1", "lgp.s2", "lgp.s3"]}, ("LGP", 1): {"runs": ["lgp.s1", "lgp.s3"]}}
+    measured = {("LGP", 0): [20.0, 21.0, 22.0], ("LGP", 1): [30.0, 33.0]}
+    assert mt.runs_note(rows, columns, cells, measured, runs) == (
+        "Each run (seed order): LGP (seeds 1, 2, 3): BLEU 20.00, 21.00, 22.00; UAS (seeds 1, 3) 30.0, 33.0.")
