@@ -16,6 +16,7 @@ tables first, in their order), and their estimated CPU-hours on the 2-core machi
                               left by the plan's per-run estimate
 """
 import collections
+import functools
 import json
 import os
 import re
@@ -96,15 +97,29 @@ def descends_from(commit, ancestor, repo=ROOT):
     return r.returncode == 0
 
 
+def _page_lines(page):
+    """A results page's lines, read once per process while the file is unchanged (a page holds
+    several tables' blocks); None when it does not exist."""
+    try:
+        st = os.stat(page)
+    except FileNotFoundError:
+        return None
+    return _read_lines(page, st.st_mtime_ns, st.st_size)
+
+
+@functools.lru_cache(maxsize=None)
+def _read_lines(page, mtime_ns, size):  # the stat fields key the cache: a rewritten page is read again
+    return tuple(open(page, encoding="utf-8").read().split("\n"))
+
+
 def page_block(docs, exp, table):
     """A table's block on its experiment's results page, read once: None when the page or the
     table's marker is missing, else (converged, commits): whether the block's budget (the lines from
     its section heading to the marker) is the convergence rule rather than round 1's fixed number
     of updates, and the commits on its "Results recorded ... at commit" line (None without one)."""
-    page = os.path.join(docs, f"{exp}.md")
-    if not os.path.exists(page):
+    lines = _page_lines(os.path.join(docs, f"{exp}.md"))
+    if lines is None:
         return None
-    lines = open(page, encoding="utf-8").read().split("\n")
     marker = f"<!-- table: {table} -->"
     if marker not in lines:
         return None
