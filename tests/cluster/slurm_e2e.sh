@@ -41,7 +41,7 @@ SNAKEMAKE=$VENV/bin/snakemake
 # (tests/cluster/machine_speed.sh; docs/cluster.md, "What the test proves").
 RUN_TIMEOUT_S=${SLURM_E2E_RUN_TIMEOUT:-560}  # seconds for the whole pipeline run (inside BUDGET_S)
 BUDGET_S=600                                 # SLURM bring-up plus its tests
-SPEED_REF_MS=${SYNMT_SPEED_REF_MS:-6500}     # machine_speed.sh's workload on the reference machine
+SPEED_REF_MS=${SYNMT_SPEED_REF_MS:-5500}     # machine_speed.sh's workload on the reference machine
 ms() { echo $(($(date +%s%N) / 1000000)); }
 if [ "$(id -u)" != 0 ]; then echo "slurm_e2e: needs root (it starts a SLURM cluster)"; exit 1; fi
 [ -x "$SNAKEMAKE" ] || { echo "slurm_e2e: no $SNAKEMAKE"; exit 1; }

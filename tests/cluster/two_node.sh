@@ -29,7 +29,7 @@ CI=$ROOT/cluster/ci
 COMM_TIMEOUT=10   # train.comm_timeout of the node-loss job, seconds
 UPDATES=250       # of each training (500 until 2026-11-29: the same checks, ~100 s more on this machine kind)
 BUDGET_S=480      # bring-up plus every check (issue #33: 8 minutes), scaled by the machine's measured speed
-SPEED_REF_MS=${SYNMT_SPEED_REF_MS:-6500}  # tests/cluster/machine_speed.sh's workload on the reference machine (docs/cluster.md)
+SPEED_REF_MS=${SYNMT_SPEED_REF_MS:-5500}  # tests/cluster/machine_speed.sh's workload on the reference machine (docs/cluster.md)
 ms() { echo $(($(date +%s%N) / 1000000)); }
 if [ "$(id -u)" != 0 ]; then echo "two_node: needs root (network namespaces, SLURM)"; exit 1; fi
 # shellcheck source=cluster/ci/two-node-env.sh
