@@ -34,7 +34,7 @@ yaml.safe_dump(profile, open(sys.argv[2], "w"), sort_keys=False)
 PY
 t0=$(date +%s)
 in_cluster timeout "$RUN_TIMEOUT" "$VENV/bin/snakemake" "$R/tables/lgp_table1.md" --profile "$W/profile" \
-  --slurm-init-seconds-before-status-checks 8 --seconds-between-status-checks 3 --slurm-no-account \
+  --slurm-init-seconds-before-status-checks 1 --seconds-between-status-checks 3 --slurm-no-account \
   --slurm-logdir "$W/slurm_logs" --slurm-keep-successful-logs \
   --configfile pipeline/config/config.yaml pipeline/config/experiments/lgp.smoke.yaml tests/cluster/two_node_config.yaml \
   --config "work_dir=$W/work" "results_dir=$R" "bin_dir=$BIN" > "$W/snakemake.log" 2>&1
