@@ -38,7 +38,7 @@ SNAKEMAKE=$VENV/bin/snakemake
 # scheduling; the machine itself ran the 1.13 build's rnn_demo training 1.5x slower that day
 # than on 2026-11-22, docs/cluster.md). Raised to keep CI meaningful rather than red; the
 # 8-minute goal is open. Both limits are scaled by the machine's measured speed
-# (tests/cluster/machine_speed.sh; docs/cluster.md, "What the test proves").
+# (tests/machine_speed.sh; docs/cluster.md, "What the test proves").
 RUN_TIMEOUT_S=${SLURM_E2E_RUN_TIMEOUT:-560}  # seconds for the whole pipeline run (inside BUDGET_S)
 BUDGET_S=600                                 # SLURM bring-up plus its tests
 SPEED_REF_MS=${SYNMT_SPEED_REF_MS:-5500}     # machine_speed.sh's workload on the reference machine
@@ -63,9 +63,9 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-# shellcheck source=tests/cluster/machine_speed.sh
-source tests/cluster/machine_speed.sh
-read -r scale speed_ms < <(machine_speed_permille "$BIN" "$T/speed" "$SPEED_REF_MS") || { echo "slurm_e2e: the speed workload failed"; exit 1; }
+# shellcheck source=tests/machine_speed.sh
+source tests/machine_speed.sh
+read -r scale speed_ms < <(machine_scale_permille "$BIN" "$T/speed" "$SPEED_REF_MS") || { echo "slurm_e2e: the speed workload failed"; exit 1; }
 budget=$((BUDGET_S * scale / 1000))
 RUN_TIMEOUT=$((RUN_TIMEOUT_S * scale / 1000))
 echo "machine speed: $speed_ms ms (reference $SPEED_REF_MS ms): limits x $((scale / 1000)).$(printf %03d $((scale % 1000))): budget $budget s, pipeline run $RUN_TIMEOUT s"

@@ -29,7 +29,7 @@ CI=$ROOT/cluster/ci
 COMM_TIMEOUT=10   # train.comm_timeout of the node-loss job, seconds
 UPDATES=250       # of each training (500 until 2026-11-29: the same checks, ~100 s more on this machine kind)
 BUDGET_S=480      # bring-up plus every check (issue #33: 8 minutes), scaled by the machine's measured speed
-SPEED_REF_MS=${SYNMT_SPEED_REF_MS:-5500}  # tests/cluster/machine_speed.sh's workload on the reference machine (docs/cluster.md)
+SPEED_REF_MS=${SYNMT_SPEED_REF_MS:-5500}  # tests/machine_speed.sh's workload on the reference machine (docs/cluster.md)
 ms() { echo $(($(date +%s%N) / 1000000)); }
 if [ "$(id -u)" != 0 ]; then echo "two_node: needs root (network namespaces, SLURM)"; exit 1; fi
 # shellcheck source=cluster/ci/two-node-env.sh
@@ -44,9 +44,9 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-# shellcheck source=tests/cluster/machine_speed.sh
-source "$ROOT/tests/cluster/machine_speed.sh"
-read -r scale speed_ms < <(machine_speed_permille "$BIN" "$T/speed" "$SPEED_REF_MS") || { echo "two_node: the speed workload failed"; exit 1; }
+# shellcheck source=tests/machine_speed.sh
+source "$ROOT/tests/machine_speed.sh"
+read -r scale speed_ms < <(machine_scale_permille "$BIN" "$T/speed" "$SPEED_REF_MS") || { echo "two_node: the speed workload failed"; exit 1; }
 budget=$((BUDGET_S * scale / 1000))
 echo "machine speed: $speed_ms ms (reference $SPEED_REF_MS ms): budget $BUDGET_S s x $((scale / 1000)).$(printf %03d $((scale % 1000))) = $budget s"
 t_start=$(ms)   # the budget counts from here: bring-up and checks

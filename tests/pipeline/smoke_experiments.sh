@@ -7,9 +7,16 @@ set -euo pipefail
 VENV=$1; shift
 PAPERS=("$@")
 [ ${#PAPERS[@]} -gt 0 ] || PAPERS=(sa_nmt pascal lgp latent_graphs)
-CAP_S=${SMOKE_CAP_S:-180}
+CAP_S=${SMOKE_CAP_S:-180}   # per paper, on a machine as fast as the reference; scaled by the measured speed
+SPEED_REF_MS=${SYNMT_SPEED_REF_MS:-5500}   # tests/machine_speed.sh's workload on the reference machine
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
+# shellcheck source=tests/machine_speed.sh
+source tests/machine_speed.sh
+read -r scale speed_ms < <(machine_scale_permille "${SYNMT_BIN:-build/bin}" "$T/speed" "$SPEED_REF_MS") \
+  || { echo "smoke: the speed workload failed"; exit 1; }
+CAP_S=$((CAP_S * scale / 1000))
+echo "machine speed: $speed_ms ms (reference $SPEED_REF_MS ms): cap ${CAP_S}s per paper"
 passed=0
 for paper in "${PAPERS[@]}"; do
   cfg=pipeline/config/experiments/$paper.smoke.yaml
