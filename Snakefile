@@ -25,6 +25,35 @@ include: "pipeline/rules/report.smk"
 include: "pipeline/rules/trees.smk"
 
 
+# Rules that run where Snakemake itself runs (the login host) with a cluster profile, instead of
+# as SLURM jobs of their own: each only reads the data mirror or the network, writes a small
+# config or record, concatenates files, or scores and post-processes one set of hypotheses in
+# seconds. As SLURM jobs, each one waited for a submission and the executor's status checks
+# (12-24 s per step on the CI cluster, docs/cluster.md) for a second of work. Anything that trains,
+# translates, parses, learns or applies subwords, binarises or bootstraps stays a SLURM job.
+localrules:
+    all,
+    fetch_split,
+    fetch_pool,
+    fetch_langid_set,
+    fetch_treebank,
+    train_config,
+    provenance,
+    group_references,
+    group_hypotheses,
+    group_trees,
+    group_gold_trees,
+    postprocess,
+    tokenised_hypotheses,
+    score,
+    data_counts,
+    table,
+    langid_table,
+    parser_table,
+    report_meta,
+    report,
+
+
 rule all:
     input:
         expand(f"{RESULTS}/tables/{{table}}.md", table=config["experiment"]["tables"]),

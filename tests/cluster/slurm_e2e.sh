@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The SLURM path on a real one-node cluster (Debian slurm-wlm + munge, cluster/ci/slurm-up.sh):
-# the pipeline with --profile cluster/slurm, every job through sbatch, and
+# the pipeline with --profile cluster/slurm, every job through sbatch but the Snakefile's localrules
+# (bookkeeping of seconds, run on the login host), and
 #  a. a 2-rank training job that starts its ranks through srun inside its allocation (2 tasks x
 #     1 CPU; the run passes --config on the command line, which must not bring mpirun back);
 #  b. training jobs requeued mid-run (scontrol requeue, as preemption does), one with 2 ranks and
@@ -65,6 +66,8 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 # shellcheck source=tests/machine_speed.sh
 source tests/machine_speed.sh
+# shellcheck source=tests/cluster/local_rules.sh
+source tests/cluster/local_rules.sh
 read -r scale speed_ms < <(machine_scale_permille "$BIN" "$T/speed" "$SPEED_REF_MS") || { echo "slurm_e2e: the speed workload failed"; exit 1; }
 budget=$((BUDGET_S * scale / 1000))
 RUN_TIMEOUT=$((RUN_TIMEOUT_S * scale / 1000))
@@ -159,13 +162,18 @@ grep -E "steps \(|Error in rule|Exiting" "$T/snakemake.log" | tail -4 | sed 's/^
 # every job went through sbatch, every SLURM job id is in the completion log
 ids=$(grep -o "has been submitted with SLURM jobid [0-9]*" "$T/snakemake.log" | awk '{print $NF}' | sort -un)
 n_ids=$(echo "$ids" | grep -c .)
-n_jobs=$(grep -cE "^(local)?rule [a-z_]+:" "$T/snakemake.log")
+n_jobs=$(grep -cE "^rule [a-z_]+:" "$T/snakemake.log")
 n_local=$(grep -cE "^localrule [a-z_]+:" "$T/snakemake.log")
-if [ "$n_ids" -gt 10 ] && [ "$n_local" = 0 ] && [ "$n_ids" = "$n_jobs" ]; then
-  pass "$n_ids jobs, each submitted with sbatch (SLURM job ids $(echo "$ids" | head -1)..$(echo "$ids" | tail -1))"
+if [ "$n_ids" -gt 10 ] && [ "$n_ids" = "$n_jobs" ]; then
+  pass "$n_ids jobs, each submitted with sbatch (SLURM job ids $(echo "$ids" | head -1)..$(echo "$ids" | tail -1)); $n_local on the login host"
 else
   fail "sbatch: $n_ids SLURM job ids for $n_jobs jobs ($n_local local)"
 fi
+# the jobs run on the login host are those of the Snakefile's localrules, never a training or a translation
+not_declared=$(local_rules_not_declared "$T/snakemake.log")
+[ -z "$not_declared" ] && ! grep -qE "^localrule (train|translate):" "$T/snakemake.log" \
+  && pass "the $n_local jobs on the login host are all of the Snakefile's localrules" \
+  || fail "jobs run on the login host without being declared localrules: $not_declared"
 comp=$(sacct -c -X -n -P -o JobIdRaw,State -j "$(echo "$ids" | paste -sd,)" 2>/dev/null | sort -u)
 missing=$(for j in $ids; do echo "$comp" | grep -q "^$j|COMPLETED$\|^$j|FAILED$" || echo "$j"; done | paste -sd' ')
 [ -n "$ids" ] && [ -z "$missing" ] && pass "every job in the SLURM completion log (sacct -c)" || fail "not in the completion log: ${missing:-no job ids at all}"

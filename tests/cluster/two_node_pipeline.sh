@@ -5,8 +5,9 @@
 # ranks; the profile's resources spread them over node1 and node2: the run uses cluster/slurm with
 # one line changed, train's slurm_extra gaining --ntasks-per-node=1 (one rank per node, the setting
 # docs/cluster.md gives for multi-node training) — nothing node-specific in the rules.
-# Checks: Snakemake succeeds and every job went through sbatch; the table is built; the 2-rank
-# job ran on both nodes and its trainer's log names both hosts.
+# Checks: Snakemake succeeds, every job went through sbatch but those of the Snakefile's
+# localrules; the table is built; the 2-rank job ran on both nodes and its trainer's log names both
+# hosts.
 # Usage: two_node_pipeline.sh VENV BUILD_DIR WORK_DIR (from anywhere). Prints PASS/FAIL lines.
 set -uo pipefail
 VENV=$(cd "$1" && pwd)
@@ -15,6 +16,8 @@ W=$3
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=cluster/ci/two-node-env.sh
 source "$ROOT/cluster/ci/two-node-env.sh"
+# shellcheck source=tests/cluster/local_rules.sh
+source "$ROOT/tests/cluster/local_rules.sh"
 RUN_TIMEOUT=${TWO_NODE_PIPELINE_TIMEOUT:-300}
 mkdir -p "$W"
 R=$W/results
@@ -42,11 +45,14 @@ rc=$?
 took=$(($(date +%s) - t0))
 ids=$(grep -o "has been submitted with SLURM jobid [0-9]*" "$W/snakemake.log" | awk '{print $NF}' | sort -un)
 n_ids=$(echo "$ids" | grep -c .)
-n_jobs=$(grep -cE "^(local)?rule [a-z_]+:" "$W/snakemake.log")
-if [ "$rc" = 0 ] && [ "$n_ids" -gt 5 ] && [ "$n_ids" = "$n_jobs" ]; then
-  pass "snakemake --profile cluster/slurm on two nodes: $n_ids jobs, each through sbatch, in $took s"
+n_jobs=$(grep -cE "^rule [a-z_]+:" "$W/snakemake.log")
+n_local=$(grep -cE "^localrule [a-z_]+:" "$W/snakemake.log")
+not_declared=$(local_rules_not_declared "$W/snakemake.log")
+if [ "$rc" = 0 ] && [ "$n_ids" -gt 5 ] && [ "$n_ids" = "$n_jobs" ] && [ -z "$not_declared" ]; then
+  pass "snakemake --profile cluster/slurm on two nodes: $n_ids jobs, each through sbatch, and $n_local of the Snakefile's localrules on the login host, in $took s"
 else
-  fail "snakemake exited $rc after $took s ($n_ids SLURM jobs for $n_jobs jobs)"; tail -30 "$W/snakemake.log"
+  fail "snakemake exited $rc after $took s ($n_ids SLURM jobs for $n_jobs jobs; on the login host without being localrules: ${not_declared:-none})"
+  tail -30 "$W/snakemake.log"
 fi
 [ -s "$R/tables/lgp_table1.md" ] && pass "table built: $(grep -c '^|' "$R/tables/lgp_table1.md") table lines in lgp_table1.md" \
   || fail "no lgp_table1.md"
