@@ -37,6 +37,7 @@ localrules:
     fetch_pool,
     fetch_langid_set,
     fetch_treebank,
+    gold_treebank_head,
     train_config,
     provenance,
     group_references,

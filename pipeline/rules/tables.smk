@@ -36,6 +36,8 @@ rule table:
         bootstrap=config["bootstrap"],
         runs=lambda w: {r: {"system": SYSTEMS[r]["system"], "pair": SYSTEMS[r]["pair"], "seed": SYSTEMS[r]["seed"],
                             "slice": PAIR[SYSTEMS[r]["pair"]].slice, "budget": run_budget(r),
+                            "gold_sentences": {g["split"]: g["sentences"] for g in PAIR[SYSTEMS[r]["pair"]].gold_trees
+                                               if "sentences" in g},
                             "decode_only": "ensemble" in SYSTEMS[r]}
                         for r in table_runs(w.table)},
     log:

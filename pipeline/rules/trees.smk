@@ -148,6 +148,27 @@ rule group_trees:
         "cat {input} > {output} 2> {log}"
 
 
+rule gold_treebank_head:
+    """The first `sentences` sentences of a gold treebank side (gold_trees.sentences): trees
+    scored on a subset, for a quick look or a smoke test; fewer sentences than asked is an error."""
+    input:
+        lambda w: gold_treebank_file(w.pair, w.split, w.side),
+    output:
+        f"{WORK}/{{pair}}/gold/{{split}}.{{side}}.conllu",
+    wildcard_constraints:
+        split=_alternatives(GOLD_SPLITS) if GOLD_SPLITS else "(?!)",
+        side="src|tgt",
+    params:
+        py=PYTHON,
+        n=lambda w: gold_spec(w.pair, w.split)["sentences"],
+    log:
+        f"{WORK}/logs/gold/{{pair}}.{{split}}.{{side}}.log",
+    benchmark:
+        f"{WORK}/logs/gold/{{pair}}.{{split}}.{{side}}.benchmark.tsv",
+    shell:
+        "{params.py} pipeline/scripts/conllu_head.py {input} {output} {params.n} 2> {log}"
+
+
 rule group_gold_trees:
     """The gold treebank repeated once per run of a group, matching group_trees."""
     input:

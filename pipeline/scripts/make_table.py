@@ -363,10 +363,13 @@ def main(sm):
     # summaries and provenance list the same runs in the same order (helpers/tables.smk)
     commits = sorted({c for path, p in zip(sm.input.summaries, prov) for c in run_record.commits(summaries[path], p)})
     slices = sorted({r["slice"] for r in runs.values()})
+    # gold treebanks cut to their first sentences (gold_trees.sentences)
+    gold_subsets = sorted({(split, n) for r in runs.values() for split, n in r.get("gold_sentences", {}).items()})
     scale = exp.get("scale", "")
     header = [
         f"Experiment `{exp['name']}`, scale **{scale}**: {SCALE_NOTES.get(scale, scale)}."
-        + ("" if slices in ([0], []) else f" Corpora sliced to the first {', '.join(str(s) for s in slices if s)} lines of each split."),
+        + ("" if slices in ([0], []) else f" Corpora sliced to the first {', '.join(str(s) for s in slices if s)} lines of each split.")
+        + "".join(f" Gold trees of `{split}`: its first {n} sentences only." for split, n in gold_subsets),
     ]
     if runs:  # a table of data statistics only (e.g. sentence counts) has no runs to describe
         header += [

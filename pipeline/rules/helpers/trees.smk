@@ -17,11 +17,20 @@ def gold_spec(pair, split):
 
 
 def gold_treebank(pair, split, side="src"):
-    """The mirror path of a pair's gold treebank side (gold_trees.src / .tgt) of split `split`."""
+    """A pair's gold treebank side (gold_trees.src / .tgt) of split `split`: the mirror file, or
+    its first `sentences` sentences (rule gold_treebank_head) when the entry asks for a subset."""
     spec = gold_spec(pair, split)
     if side not in spec:
         raise ValueError(f"pairs.{pair}: no gold_trees.{side} for split '{split}' (needed for the gate analysis)")
-    return ancient(f"{config['mirror']}/{spec[side]}")  # a mirror file: its time says nothing (treebank_file)
+    if "sentences" in spec:
+        return f"{WORK}/{pair}/gold/{split}.{side}.conllu"
+    return gold_treebank_file(pair, split, side)
+
+
+def gold_treebank_file(pair, split, side):
+    """The mirror path of a gold treebank side, whole."""
+    # a mirror file: its time says nothing (treebank_file)
+    return ancient(f"{config['mirror']}/{gold_spec(pair, split)[side]}")
 
 
 def _tree_significance_inputs(w):
