@@ -53,6 +53,10 @@ machine_scale_permille() {  # BIN TMPDIR REF_MS
   echo "$scale $ms"
 }
 
+machine_scale_text() {  # SCALE (per mille) -> "1.055"
+  printf '%d.%03d' $(($1 / 1000)) $(($1 % 1000))
+}
+
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then  # run as a script: measure and write the file
   set -euo pipefail
   [ $# -eq 2 ] || { echo "usage: machine_speed.sh BIN OUT_FILE" >&2; exit 2; }

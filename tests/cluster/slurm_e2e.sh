@@ -71,7 +71,7 @@ source tests/cluster/local_rules.sh
 read -r scale speed_ms < <(machine_scale_permille "$BIN" "$T/speed" "$SPEED_REF_MS") || { echo "slurm_e2e: the speed workload failed"; exit 1; }
 budget=$((BUDGET_S * scale / 1000))
 RUN_TIMEOUT=$((RUN_TIMEOUT_S * scale / 1000))
-echo "machine speed: $speed_ms ms (reference $SPEED_REF_MS ms): limits x $((scale / 1000)).$(printf %03d $((scale % 1000))): budget $budget s, pipeline run $RUN_TIMEOUT s"
+echo "machine speed: $speed_ms ms (reference $SPEED_REF_MS ms): limits x $(machine_scale_text "$scale"): budget $budget s, pipeline run $RUN_TIMEOUT s"
 t_start=$(ms)   # the budget counts from here: bring-up and tests
 passed=0
 failed=0

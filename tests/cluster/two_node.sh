@@ -48,7 +48,7 @@ trap 'exit 130' INT TERM
 source "$ROOT/tests/machine_speed.sh"
 read -r scale speed_ms < <(machine_scale_permille "$BIN" "$T/speed" "$SPEED_REF_MS") || { echo "two_node: the speed workload failed"; exit 1; }
 budget=$((BUDGET_S * scale / 1000))
-echo "machine speed: $speed_ms ms (reference $SPEED_REF_MS ms): budget $BUDGET_S s x $((scale / 1000)).$(printf %03d $((scale % 1000))) = $budget s"
+echo "machine speed: $speed_ms ms (reference $SPEED_REF_MS ms): budget $BUDGET_S s x $(machine_scale_text "$scale") = $budget s"
 t_start=$(ms)   # the budget counts from here: bring-up and checks
 passed=0
 failed=0
