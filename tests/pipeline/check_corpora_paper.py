@@ -128,7 +128,7 @@ def check_corpora():
 
 
 def snakemake(venv, args, cwd="."):
-    r = subprocess.run([f"{venv}/bin/snakemake", *args], cwd=cwd, capture_output=True, text=True)
+    r = subprocess.run([f"{venv}/bin/snakemake", "--nolock", *args], cwd=cwd, capture_output=True, text=True)
     return r.returncode, r.stdout + r.stderr
 
 

@@ -32,7 +32,7 @@ yaml.safe_dump(config, open(f"{out}/config.yaml", "w"))
 print(f"{doc}: {len(blocks)} examples, corpora {sorted(corpora)}, pairs {sorted(config['pairs'])}, tables {sorted(config['tables'])}")
 PY
 # the whole example config must plan, down to the table it describes
-"$VENV/bin/snakemake" -n --quiet rules --configfile "$T/config.yaml" > "$T/dry.txt" 2>&1 || { cat "$T/dry.txt"; echo "the examples do not dry-run"; exit 1; }
+"$VENV/bin/snakemake" --nolock -n --quiet rules --configfile "$T/config.yaml" > "$T/dry.txt" 2>&1 || { cat "$T/dry.txt"; echo "the examples do not dry-run"; exit 1; }
 for rule in train translate score table; do
   grep -qE "^$rule +[0-9]+" "$T/dry.txt" || { cat "$T/dry.txt"; echo "the dry run plans no '$rule' job"; exit 1; }
 done
@@ -50,9 +50,9 @@ for b in blocks:
 assert set(merged) == {"systems", "tables"}, f"{sys.argv[1]}: the example blocks define {sorted(merged)}"
 yaml.safe_dump(merged, open(sys.argv[2], "w"), allow_unicode=True)
 PY
-"$VENV/bin/snakemake" -n "$T/results2/tables/sa_nmt_table2.md" --quiet rules --configfile pipeline/config/experiments/sa_nmt.mini.yaml "$T/my.yaml" \
+"$VENV/bin/snakemake" --nolock -n "$T/results2/tables/sa_nmt_table2.md" --quiet rules --configfile pipeline/config/experiments/sa_nmt.mini.yaml "$T/my.yaml" \
   --config work_dir="$T/work2" results_dir="$T/results2" > "$T/dry2.txt" 2>&1 || { cat "$T/dry2.txt"; echo "the reproducing.md example does not dry-run"; exit 1; }
-"$VENV/bin/snakemake" -n "$T/results2/tables/sa_nmt_table2.md" --configfile pipeline/config/experiments/sa_nmt.mini.yaml "$T/my.yaml" \
+"$VENV/bin/snakemake" --nolock -n "$T/results2/tables/sa_nmt_table2.md" --configfile pipeline/config/experiments/sa_nmt.mini.yaml "$T/my.yaml" \
   --config work_dir="$T/work2" results_dir="$T/results2" > "$T/dry3.txt" 2>&1 || { tail -20 "$T/dry3.txt"; exit 1; }
 grep -q "output: .*/systems/my_variant.sa_mini_en_de.s1/best.pt" "$T/dry3.txt" || { echo "the example's system is not trained"; exit 1; }
 # its comparisons (compare: NMT and SA-NMT shared): significance jobs of each pair against the variant
@@ -75,7 +75,7 @@ yaml.safe_dump(merged, open(sys.argv[2], "w"), allow_unicode=True)
 PY
 }
 blocks docs/cluster.md "$T/cluster.yaml"
-USER=${USER:-$(id -un)} "$VENV/bin/snakemake" -n "$T/results4/systems/transformer_big/summary.json" --profile cluster/slurm \
+USER=${USER:-$(id -un)} "$VENV/bin/snakemake" --nolock -n "$T/results4/systems/transformer_big/summary.json" --profile cluster/slurm \
   --configfile pipeline/config/config.yaml "$T/cluster.yaml" --config work_dir="$T/work4" results_dir="$T/results4" > "$T/dry4.txt" 2>&1 \
   || { tail -20 "$T/dry4.txt"; echo "the cluster.md example does not dry-run"; exit 1; }
 # the train job's resources: 4 tasks launched as MPI ranks (mpi: the SLURM plugin submits --ntasks),
@@ -93,7 +93,7 @@ cat >> "$T/multitask.yaml" <<'YAML'
 systems:
   multitask_check: {pair: my_de_en_ch, model: {arch: transformer_tiny}, train: {max_steps: 1}, decode: {beam: 1}}
 YAML
-"$VENV/bin/snakemake" -n "$T/results5/systems/multitask_check/summary.json" --quiet rules \
+"$VENV/bin/snakemake" --nolock -n "$T/results5/systems/multitask_check/summary.json" --quiet rules \
   --configfile pipeline/config/config.yaml "$T/multitask.yaml" --config work_dir="$T/work5" results_dir="$T/results5" > "$T/dry5.txt" 2>&1 \
   || { tail -20 "$T/dry5.txt"; echo "the multitask.md example does not dry-run"; exit 1; }
 for rule in multitask_parse_train multitask_tag_split parse_corpus train; do

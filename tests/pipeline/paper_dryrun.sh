@@ -12,7 +12,7 @@ export USER=${USER:-$(id -un)}
 passed=0
 for cfg in pipeline/config/experiments/*.paper.yaml; do
   name=$(basename "$cfg" .yaml)
-  "$VENV/bin/snakemake" -n --profile cluster/slurm --configfile "$cfg" \
+  "$VENV/bin/snakemake" --nolock -n --profile cluster/slurm --configfile "$cfg" \
     --config "work_dir=$T/$name/work" "results_dir=$T/$name/results" > "$T/$name.txt" 2>&1 \
     || { tail -30 "$T/$name.txt"; echo "$name: dry run with the SLURM profile failed"; exit 1; }
   "$VENV/bin/python" - "$cfg" "$T/$name.txt" "$T/$name/results" "$BIN/synmt-train" "$T" <<'PY'

@@ -32,7 +32,7 @@ pairs:
 YAML
 W=$T/work/rs_en_ru/raw
 X=$T/work/rs_ext/raw
-"$VENV/bin/snakemake" "$W/train.src" "$W/valid.src" "$W/test.tgt" "$X/train.src" "$X/valid.src" "$X/test.tgt" "$X/nt2016.tgt" --cores 1 --configfile "$T/c.yaml" \
+"$VENV/bin/snakemake" --nolock "$W/train.src" "$W/valid.src" "$W/test.tgt" "$X/train.src" "$X/valid.src" "$X/test.tgt" "$X/nt2016.tgt" --cores 1 --configfile "$T/c.yaml" \
   --config "work_dir=$T/work" "results_dir=$T/results" > "$T/log" 2>&1 || { tail -30 "$T/log"; exit 1; }
 test "$(wc -l < "$W/test.src")" -eq 1000 && test "$(wc -l < "$W/valid.src")" -eq 1000 && test "$(wc -l < "$W/train.src")" -eq 17143 \
   || { wc -l "$W"/*; echo "unexpected split sizes"; exit 1; }

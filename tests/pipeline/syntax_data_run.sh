@@ -44,7 +44,7 @@ parsers:
     backend: conllu
     conllu: {train: $T/conllu/words_parsed.train.conllu, valid: $T/conllu/words_parsed.valid.conllu, test: $T/conllu/words_parsed.test.conllu}
 YAML
-SM=("$VENV/bin/snakemake" --cores 2 --configfile pipeline/config/config.yaml "$T/config.yaml")
+SM=("$VENV/bin/snakemake" --nolock --cores 2 --configfile pipeline/config/config.yaml "$T/config.yaml")
 texts=()
 for pair in bpe_parsed words_parsed; do
   texts+=("$T/work/$pair/clean/train.src" "$T/work/$pair/tok/valid.src" "$T/work/$pair/tok/test.src")
