@@ -4,14 +4,14 @@ quick look or a smoke test). Usage: conllu_head.py IN.conllu[.gz] OUT.conllu N
 A sentence is a block of lines ending at a blank line (CoNLL-U's rule); comments and multi-word
 token lines stay with their sentence. A treebank with fewer than N sentences is an error naming
 the file, not a silently shorter subset."""
-import gzip
 import sys
+
+from conllu_words import open_text
 
 
 def head(path, out_path, n):
-    opener = gzip.open if path.endswith(".gz") else open
     kept, block = 0, []
-    with opener(path, "rt", encoding="utf-8") as f, open(out_path, "w", encoding="utf-8") as out:
+    with open_text(path) as f, open(out_path, "w", encoding="utf-8") as out:
         for line in f:
             if line.strip():
                 block.append(line)

@@ -8,12 +8,16 @@ import os
 import sys
 
 
+def open_text(path):
+    """A treebank for reading, gzip-compressed (.gz) or plain UTF-8 text."""
+    return (gzip.open if path.endswith(".gz") else open)(path, "rt", encoding="utf-8")
+
+
 def sentences(path, field=1):
     """Per sentence, one column of its syntactic words: FORM (1) by default, e.g. UPOS (3); a tuple
     of columns gives a tuple per word, e.g. (6, 3) for (HEAD, UPOS)."""
-    opener = gzip.open if path.endswith(".gz") else open
     words = []
-    with opener(path, "rt", encoding="utf-8") as f:
+    with open_text(path) as f:
         for number, line in enumerate(f, 1):
             line = line.rstrip("\n")
             if not line:

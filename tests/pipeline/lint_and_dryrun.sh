@@ -8,10 +8,12 @@
 # does not exist would be worse than the lint.
 set -euo pipefail
 VENV=$1
-SM="$VENV/bin/snakemake"
+# --nolock: other tests run Snakemake in this directory at the same time, and every run (a dry run
+# too) removes .snakemake/locks when it ends
+SM=("$VENV/bin/snakemake" --nolock)
 passed=0
 set +e
-"$SM" --lint > /tmp/synmt-lint.txt 2>&1
+"${SM[@]}" --lint > /tmp/synmt-lint.txt 2>&1
 lint_rc=$?
 set -e
 findings=$(grep -cE '^\s+\* ' /tmp/synmt-lint.txt || true)
@@ -23,26 +25,26 @@ fi
 other=$(grep -E '^\s+\* ' /tmp/synmt-lint.txt | grep -v 'Specify a conda environment or container for each rule' || true)
 if [ -n "$other" ]; then cat /tmp/synmt-lint.txt; echo "lint findings: $other"; exit 1; fi
 passed=$((passed + 1))
-"$SM" -n --quiet all --config work_dir=/tmp/synmt-dry/work results_dir=/tmp/synmt-dry/results > /dev/null
+"${SM[@]}" -n --quiet all --config work_dir=/tmp/synmt-dry/work results_dir=/tmp/synmt-dry/results > /dev/null
 passed=$((passed + 1))
-if "$SM" -n --quiet all --config colour=blue > /tmp/synmt-bad.txt 2>&1; then
+if "${SM[@]}" -n --quiet all --config colour=blue > /tmp/synmt-bad.txt 2>&1; then
   echo "unknown config key accepted"; exit 1
 fi
 grep -q "'colour' was unexpected" /tmp/synmt-bad.txt || { cat /tmp/synmt-bad.txt; echo "error does not name the key"; exit 1; }
 passed=$((passed + 1))
-if "$SM" -n --quiet all --configfile tests/pipeline/bad_system.yaml > /tmp/synmt-bad2.txt 2>&1; then
+if "${SM[@]}" -n --quiet all --configfile tests/pipeline/bad_system.yaml > /tmp/synmt-bad2.txt 2>&1; then
   echo "system with an unknown pair accepted"; exit 1
 fi
 grep -q "unknown pair 'no_such_pair'" /tmp/synmt-bad2.txt || { cat /tmp/synmt-bad2.txt; echo "unclear error"; exit 1; }
 passed=$((passed + 1))
 # a parser continued from another one starts from that parser's model under results_dir
-"$SM" -n -p /tmp/synmt-dry/elsewhere/parsers/en_ewt_long/parser.pt --config results_dir=/tmp/synmt-dry/elsewhere \
+"${SM[@]}" -n -p /tmp/synmt-dry/elsewhere/parsers/en_ewt_long/parser.pt --config results_dir=/tmp/synmt-dry/elsewhere \
   > /tmp/synmt-cont.txt 2>&1 || { cat /tmp/synmt-cont.txt; echo "continued parser does not dry-run"; exit 1; }
 grep -q 'train.init_model="/tmp/synmt-dry/elsewhere/parsers/en_ewt/parser.pt"' /tmp/synmt-cont.txt \
   || { cat /tmp/synmt-cont.txt; echo "continue_from does not follow results_dir"; exit 1; }
 passed=$((passed + 1))
 # the demo systems never wait for a parser (parse: lives on multi30k_en_de_parsed)
-"$SM" -n all --config work_dir=/tmp/synmt-dry/work results_dir=/tmp/synmt-dry/results > /tmp/synmt-demo.txt 2>&1
+"${SM[@]}" -n all --config work_dir=/tmp/synmt-dry/work results_dir=/tmp/synmt-dry/results > /tmp/synmt-demo.txt 2>&1
 if grep -qE '^rule (parse_corpus|train_parser|build_syntax_inventory):' /tmp/synmt-demo.txt; then
   echo "the demo needs a parser"; exit 1
 fi
@@ -50,7 +52,7 @@ passed=$((passed + 1))
 # a pair with parse.src: every split's binarize job reads that split's parse cache, the text the
 # cache was made from (the text BPE segments) and the pair's inventories, made from the train cache
 W=/tmp/synmt-dry/work/multi30k_en_de_parsed
-"$SM" -n -p $W/data/train.h5 $W/data/valid.h5 $W/data/test.h5 --config work_dir=/tmp/synmt-dry/work results_dir=/tmp/synmt-dry/results \
+"${SM[@]}" -n -p $W/data/train.h5 $W/data/valid.h5 $W/data/test.h5 --config work_dir=/tmp/synmt-dry/work results_dir=/tmp/synmt-dry/results \
   > /tmp/synmt-parsed.txt 2>&1 || { cat /tmp/synmt-parsed.txt; echo "parsed pair does not dry-run"; exit 1; }
 for split in train valid test; do
   stage=tok; [ $split = train ] && stage=clean
@@ -68,7 +70,7 @@ grep -A1 "^rule build_syntax_inventory:" /tmp/synmt-parsed.txt | grep -q "input:
 passed=$((passed + 1))
 # a word-level pair (subwords: none): no BPE, the tokenised text is binarised and parsed as is
 W=/tmp/synmt-dry/work/words_en_de_parsed
-"$SM" -n -p $W/data/test.h5 --configfile tests/pipeline/syntax_pairs.yaml --config work_dir=/tmp/synmt-dry/work \
+"${SM[@]}" -n -p $W/data/test.h5 --configfile tests/pipeline/syntax_pairs.yaml --config work_dir=/tmp/synmt-dry/work \
   results_dir=/tmp/synmt-dry/results > /tmp/synmt-words.txt 2>&1 || { cat /tmp/synmt-words.txt; echo "word-level pair does not dry-run"; exit 1; }
 grep -q -- "synmt-binarize data --src $W/tok/test.src --tgt $W/tok/test.tgt .* --subwords none --src-parse $W/parse/test.src.h5 --src-parse-corpus $W/tok/test.src" /tmp/synmt-words.txt \
   || { cat /tmp/synmt-words.txt; echo "word-level binarize"; exit 1; }
@@ -77,13 +79,13 @@ if grep -qE "^rule (apply_bpe|learn_bpe_joint|learn_bpe_separate):" /tmp/synmt-w
 passed=$((passed + 1))
 # parse.src with SentencePiece is refused (it segments untokenised text), and so is a BPE block on
 # a word-level pair
-if "$SM" -n --quiet all --configfile tests/pipeline/bad_spm_parse.yaml > /tmp/synmt-bad3.txt 2>&1; then
+if "${SM[@]}" -n --quiet all --configfile tests/pipeline/bad_spm_parse.yaml > /tmp/synmt-bad3.txt 2>&1; then
   echo "parse.src with subwords: spm accepted"; exit 1
 fi
 grep -q "pairs.spm_parsed: parse.src needs subwords: bpe or none" /tmp/synmt-bad3.txt || { cat /tmp/synmt-bad3.txt; echo "unclear error"; exit 1; }
 passed=$((passed + 1))
 # the parses target still builds every cache and the inventories
-"$SM" -n parses --config work_dir=/tmp/synmt-dry/work results_dir=/tmp/synmt-dry/results > /tmp/synmt-parses.txt 2>&1 \
+"${SM[@]}" -n parses --config work_dir=/tmp/synmt-dry/work results_dir=/tmp/synmt-dry/results > /tmp/synmt-parses.txt 2>&1 \
   || { cat /tmp/synmt-parses.txt; echo "parses does not dry-run"; exit 1; }
 for product in parse/train.src.h5 parse/valid.src.h5 parse/test.src.h5 labels.src upos.src; do
   grep -qE "^    output: .*multi30k_en_de_parsed/$product(,|$)" /tmp/synmt-parses.txt \
