@@ -14,6 +14,8 @@ export TMPDIR=$scratch
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$(cd "$(dirname "$0")" && pwd)/lsan_suppressions.txt:print_suppressions=0}
+# FUZZ_INPUT_TIMEOUT: seconds one input may run before libFuzzer reports a hang (wall clock): 20,
+# raised by scripts/test.sh where the targets run at the lowest CPU priority beside other work
 mkdir -p "$scratch/new"
-"$target" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 \
+"$target" -max_total_time="$seconds" -timeout="${FUZZ_INPUT_TIMEOUT:-20}" -rss_limit_mb=4096 -print_final_stats=1 \
   -artifact_prefix="${FUZZ_ARTIFACTS:-$scratch/}" "$@" "$scratch/new" "$corpus"
