@@ -59,7 +59,7 @@ int g_torch_threads = 1;  // LibTorch's intra-op pool as setup_runtime sized it
 // their log-softmax and gradients) came back as new pages that the kernel faulted in and zeroed
 // each time: 11 of 80 CPU seconds in the kernel over 30 updates of the Pascal mini Transformer.
 // Served from the heap and kept there after free (thresholds of 1 GiB), the same run spent 1 s
-// there and took 1.08-1.20x less wall time, for 1.29x the peak memory (docs/benchmarks.md,
+// there and its wall time was 1.14x shorter, for 1.29x the peak memory (docs/benchmarks.md,
 // "Freed memory kept by malloc").
 // SYNMT_MALLOC_DEFAULTS=1 keeps glibc's defaults (for that comparison).
 void keep_freed_memory() {
