@@ -13,8 +13,8 @@ if [ "$#" -eq 0 ]; then
   # machine with PyTorch's wheel and no toolkit, compiles the whole trainer and links synmt-train,
   # which then has to list its presets. (One trainer build for both checks: a second one would add
   # minutes to CI.)
-  # It runs beside CTest at the lowest CPU priority (nice 19), the fuzz targets after it: CTest leaves a third or more of the
-  # two cores idle while Snakemake and SLURM wait for jobs and status checks (the smoke
+  # It runs beside CTest at the lowest CPU priority (nice 19), the fuzz targets after it: CTest
+  # leaves a third or more of the two cores idle while Snakemake and SLURM wait for jobs and status checks (the smoke
   # experiments use 1.4 of them, the SLURM tests ~1.3), and the build takes only that idle time,
   # instead of ~4 minutes of its own after CTest (docs/benchmarks.md "CI on a fresh machine").
   # setsid: its own process group, so that the trap below stops the whole build if CTest fails.
