@@ -34,6 +34,11 @@ rule table:
         table=lambda w: TABLES[w.table],
         experiment=config["experiment"],
         bootstrap=config["bootstrap"],
+        # the significance rule's sub-command and flags per metric column, so that the table's note
+        # prints the command that reproduces its p-values (bleu_tok is `bleu -t none -s none`)
+        paired_flags=lambda w: {i: {"command": score_command(c["metric"]), "flags": score_flags(c["pair"], c["metric"], paired=True),
+                                    "ext": "tok" if c["metric"] == "bleu_tok" else "txt"}
+                                for i, c in enumerate(TABLES[w.table]["columns"]) if "metric" in c},
         runs=lambda w: {r: {"system": SYSTEMS[r]["system"], "pair": SYSTEMS[r]["pair"], "seed": SYSTEMS[r]["seed"],
                             "slice": PAIR[SYSTEMS[r]["pair"]].slice, "budget": run_budget(r),
                             "gold_sentences": {g["split"]: g["sentences"] for g in PAIR[SYSTEMS[r]["pair"]].gold_trees

@@ -247,6 +247,28 @@ def comparison_verdict(paper, rows, row, col, ci, comp, cell, measured, decimals
 
 
 
+def pvalue_commands(columns, paired_flags, results, boot):
+    """The note's commands that reproduce a metric column's p-values: the significance rule's own
+    sub-command and flags (paired_flags: column index -> {"command", "flags", "ext"}, from
+    eval.smk's score_flags), one command per distinct form, naming its columns where they differ.
+    PAIR, TEST, N, BASELINE and SYSTEM stay placeholders (a column's pair and test set, the number
+    of runs in the compared group, the rows' group names)."""
+    forms = {}  # command text -> the labels of the columns it reproduces
+    for i, col in enumerate(columns):
+        if "metric" not in col:
+            continue
+        p = paired_flags[i] if i in paired_flags else paired_flags[str(i)]
+        flags = f" {p['flags']}" if p["flags"] else ""
+        ext = p["ext"]
+        text = (f"`synmt-score paired-bs -r {results}/groups/references/PAIR/TEST.xN.{ext} --metric {p['command']}{flags} "
+                f"--samples {boot['samples']} --seed {boot['seed']} --baseline {results}/groups/BASELINE/PAIR/hyp.TEST.{ext} "
+                f"{results}/groups/SYSTEM/PAIR/hyp.TEST.{ext}`")
+        forms.setdefault(text, []).append(col["label"])
+    if len(forms) == 1:
+        return f"To reproduce a p-value: {next(iter(forms))}."
+    return "To reproduce a p-value: " + "; ".join(f"{', '.join(labels)}: {text}" for text, labels in forms.items()) + "."
+
+
 def main(sm):
     t = sm.params.table
     results = os.path.dirname(os.path.dirname(sm.output.md))  # RESULTS/tables/NAME.md
@@ -406,9 +428,8 @@ def main(sm):
         if any("metric" in col for col in t["columns"]):
             notes.append(f"Paired bootstrap resampling (sacreBLEU's --paired-bs; no mark where both scores are identical), {boot['samples']} resamples, seed {boot['seed']}; "
                          "a seed group is tested on the concatenation of its runs' hypotheses against the reference repeated once per run. "
-                         "Δ is the difference of means to the first compared row. To reproduce a p-value: "
-                         f"`synmt-score paired-bs -r {results}/groups/references/PAIR/TEST.xN.txt --metric METRIC --samples {boot['samples']} "
-                         f"--seed {boot['seed']} --baseline {results}/groups/BASELINE/PAIR/hyp.TEST.txt {results}/groups/SYSTEM/PAIR/hyp.TEST.txt`.")
+                         "Δ is the difference of means to the first compared row. "
+                         + pvalue_commands(t["columns"], sm.params.paired_flags, results, boot))
         if any("tested" in col for col in t["columns"]):
             notes.append(f"Attachment scores (DA, UA) are tested by paired bootstrap resampling over the treebank's sentences (the same "
                          f"procedure; a sentence's words are resampled together), {boot['samples']} resamples, seed {boot['seed']}; "

@@ -187,3 +187,21 @@ def test_runs_note_names_a_columns_own_seeds_where_they_differ_from_the_rows():
     measured = {("LGP", 0): [20.0, 21.0, 22.0], ("LGP", 1): [30.0, 33.0]}
     assert mt.runs_note(rows, columns, cells, measured, runs) == (
         "Each run (seed order): LGP (seeds 1, 2, 3): BLEU 20.00, 21.00, 22.00; UAS (seeds 1, 3) 30.0, 33.0.")
+
+
+def test_pvalue_commands_print_the_significance_rules_flags():
+    boot = {"samples": 1000, "seed": 12345}
+    cols = [{"label": "De-En", "metric": "bleu"}, {"label": "UAS", "stat": {"key": "ua.all"}}]
+    one = mt.pvalue_commands(cols, {0: {"command": "bleu", "flags": "", "ext": "txt"}}, "r", boot)
+    assert one == ("To reproduce a p-value: `synmt-score paired-bs -r r/groups/references/PAIR/TEST.xN.txt --metric bleu "
+                   "--samples 1000 --seed 12345 --baseline r/groups/BASELINE/PAIR/hyp.TEST.txt r/groups/SYSTEM/PAIR/hyp.TEST.txt`.")
+    cols = [{"label": "En-De", "metric": "bleu_tok"}, {"label": "En-Ja", "metric": "ribes"}, {"label": "En-Fr", "metric": "bleu_tok"}]
+    # the flags as the rule's params reach the script (Snakemake may hand the keys over as strings)
+    flags = {"0": {"command": "bleu", "flags": "-t none -s none", "ext": "tok"},
+             "1": {"command": "ribes", "flags": "--ribes-tokenize ja-mecab", "ext": "txt"},
+             "2": {"command": "bleu", "flags": "-t none -s none", "ext": "tok"}}
+    two = mt.pvalue_commands(cols, flags, "r", boot)
+    assert two.startswith("To reproduce a p-value: En-De, En-Fr: `synmt-score paired-bs -r r/groups/references/PAIR/TEST.xN.tok "
+                          "--metric bleu -t none -s none --samples")
+    assert "; En-Ja: `synmt-score paired-bs -r r/groups/references/PAIR/TEST.xN.txt --metric ribes --ribes-tokenize ja-mecab" in two
+    assert "METRIC" not in one + two
