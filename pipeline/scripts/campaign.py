@@ -13,7 +13,7 @@ tables first, in their order), and their estimated CPU-hours on the 2-core machi
   campaign.py --commands --resume   the same, each unlocking its experiment first (after a kill)
   campaign.py --progress      round 2's training runs: finished, training (epoch of its cap) or not
                               started, with the seconds per epoch measured so far, and the CPU-hours
-                              left by the plan's per-run estimate
+                              left by the plan's per-run estimates and at the speeds measured here
 """
 import collections
 import functools
@@ -151,15 +151,49 @@ def on_page(docs, exp, table, measured_since=None, repo=ROOT):
     return measured_by(page_block(docs, exp, table), measured_since, repo)
 
 
+def expected_epochs(plan, exp, pair, cap):
+    """The epochs the plan's per-run estimate assumes for a run (`epochs_per_run`, per experiment
+    with a default and per-pair entries, as `hours_per_run`): the cap where the plan gives none (the
+    cap binds) and never more than the cap."""
+    table = (plan.get("epochs_per_run") or {}).get(exp) or {}
+    return min(table.get(pair, table.get("default", cap)), cap)
+
+
+def epochs_left(state, epoch, expected, window):
+    """The epochs a run still trains by the plan: all it expects before it starts, the rest of them
+    while it trains, and at least one patience window (`window` epochs: the validations without a
+    better score that stop it) once it has trained past them; none when finished."""
+    if state == "finished":
+        return 0.0
+    if state == "not started":
+        return float(expected)
+    return max(expected - epoch, window)
+
+
+def measured_rates(results_root, results, specs):
+    """pair -> the seconds per epoch measured in this checkout by every run of the experiment on it
+    (finished or training; other rows of a table train on the same pair at similar speeds)."""
+    rates = collections.defaultdict(list)
+    for rid, spec in sorted(specs.items()):
+        run_dir = os.path.join(results_root, results, "systems", rid)
+        if os.path.isdir(run_dir):
+            rate = run_state(run_dir, spec["train"]["max_epochs"], spec["train"].get("valid_per_epoch", 1)).seconds_per_epoch
+            if rate is not None:
+                rates[spec["pair"]].append(rate)
+    return rates
+
+
 def progress(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml"), results_root=ROOT):
-    """Round 2's training runs, in the plan's order, with their state and the CPU-hours left: a run
-    that has not finished costs its per-run estimate times the share of its epoch cap not yet
-    trained (an upper bound where the convergence rule stops it before the cap). An item whose
-    tables are all on their results page is done, whether or not its runs are on this machine: its
-    runs are charged only to a later item that needs them again (a check that carries them on)."""
+    """Round 2's training runs, in the plan's order, with their state and the CPU-hours left, twice:
+    by the plan's estimates (a run costs its `hours_per_run` for the `epochs_per_run` it is expected
+    to train, charged for the epochs it has not trained yet), and at the speeds measured in this
+    checkout (those epochs times the run's own seconds per epoch, or the mean of the measured runs
+    of the experiment on its pair, in any item; a pair without a measured run keeps the plan's estimate). An item whose tables are all on
+    their results page is done, whether or not its runs are on this machine: its runs are charged
+    only to a later item that needs them again (a check that carries them on)."""
     plan = yaml.safe_load(open(path, encoding="utf-8"))
     docs = os.path.join(results_root, "docs", "results")
-    lines, total, listed = [], 0.0, {}
+    lines, total, total_measured, listed = [], 0.0, 0.0, {}
     for item in plan["run"]:
         exp = item["experiment"]
         since = item.get("measured_since")
@@ -176,25 +210,44 @@ def progress(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml")
         wanted = sorted({r for t in item["tables"] for r in tables[t]} - listed.setdefault(exp, set()))
         listed[exp].update(wanted)
         counts, left = {"finished": 0, "training": 0, "not started": 0}, 0.0
-        detail = []
+        detail, states = [], {}
         for rid in wanted:
-            cap = specs[rid]["train"]["max_epochs"]
+            train = specs[rid]["train"]
+            cap, per_epoch = train["max_epochs"], train.get("valid_per_epoch", 1)
             run_dir = os.path.join(results_root, results, "systems", rid)
-            state, epoch, ppl, rate = run_state(run_dir, cap, specs[rid]["train"].get("valid_per_epoch", 1))
+            states[rid] = state, epoch, ppl, rate = run_state(run_dir, cap, per_epoch)
             counts[state] += 1
-            if state != "finished":
-                left += cost.get(specs[rid]["pair"], cost["default"]) * (1 - epoch / cap)
             detail.append(f"  {rid}: {state}" + (f" (epoch {epoch} of {cap})" if state == "training" else
                                                   f" ({epoch} epochs)" if state == "finished" else "")
                           + (f", best dev ppl {ppl:.2f}" if ppl is not None else "")
                           + (f", {rate:.0f} s per epoch" if rate is not None else "")
                           + ("; WARNING: a training state was set aside (state.pt.stale): the run restarted from scratch"
                              if os.path.exists(os.path.join(results_root, results, "systems", rid, "state.pt.stale")) else ""))
+        pair_rates = measured_rates(results_root, results, specs)
+        measured, unmeasured = 0.0, 0
+        for rid, (state, epoch, _, rate) in states.items():
+            pair, train = specs[rid]["pair"], specs[rid]["train"]
+            expected = expected_epochs(plan, exp, pair, train["max_epochs"])
+            window = train["patience"] / train.get("valid_per_epoch", 1) if train.get("patience") else 1.0
+            todo = epochs_left(state, epoch, expected, window)
+            by_plan = cost.get(pair, cost["default"]) * todo / expected
+            left += by_plan
+            if rate is None and pair_rates[pair]:
+                rate = sum(pair_rates[pair]) / len(pair_rates[pair])
+            if rate is None:
+                measured += by_plan
+                unmeasured += todo > 0
+            else:
+                measured += todo * rate / 3600
         total += left
+        total_measured += measured
         lines.append(f"{exp}: {counts['finished']} finished, {counts['training']} training or waiting to resume, "
-                     f"{counts['not started']} not started; ~{left:.1f} CPU-hours left")
+                     f"{counts['not started']} not started; ~{left:.1f} CPU-hours left by the plan's estimates, "
+                     f"~{measured:.1f} at the speeds measured here"
+                     + (f" ({unmeasured} run(s) of pairs not measured here at the plan's estimate)" if unmeasured else ""))
         lines += detail
-    lines.append(f"round 2: ~{total:.1f} CPU-hours left (~{total / 2:.1f} h on the 2 cores)")
+    lines.append(f"round 2: ~{total:.1f} CPU-hours left by the plan (~{total / 2:.1f} h on the 2 cores), "
+                 f"~{total_measured:.1f} at the speeds measured here (~{total_measured / 2:.1f} h)")
     return "\n".join(lines)
 
 

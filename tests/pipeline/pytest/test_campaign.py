@@ -1,4 +1,5 @@
 # campaign.py --commands: round 2's Snakemake command lines, in the plan's order.
+import collections
 import json
 import os
 import subprocess
@@ -112,6 +113,39 @@ def test_progress_charges_the_untrained_share_of_each_cap(tmp_path):
     assert f"  {runs[1]}: training (epoch {cap // 2} of {cap}), best dev ppl 21.25; WARNING: a training state was set aside" in text
     assert f"lgp.mini: 1 finished, 1 training or waiting to resume, {len(runs) - 2} not started; ~{left:.1f} CPU-hours left" in text
     assert f"  {runs[0]}: finished (12 epochs), best dev ppl 9.50" in text and f"  {runs[2]}: not started\n" in text
+
+
+def test_progress_charges_the_expected_epochs_and_prices_them_at_the_measured_speed(tmp_path):
+    exp, table = "pascal.mini", "pascal_table3_de_en"
+    tables, specs, results = campaign.table_runs(exp, with_specs=True)
+    runs = sorted(tables[table])
+    pair = collections.Counter(specs[r]["pair"] for r in runs).most_common(1)[0][0]
+    same = [r for r in runs if specs[r]["pair"] == pair]
+    other = [r for r in runs if specs[r]["pair"] != pair]
+    assert len(same) >= 3 and other, "the test needs three runs of one pair and a run of another"
+    train = specs[same[1]]["train"]
+    vpe = train.get("valid_per_epoch", 1)
+    window = train["patience"] / vpe
+    assert train["max_epochs"] >= 12
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(yaml.safe_dump({"hours_per_run": {exp: {"default": 1.0}}, "epochs_per_run": {exp: {"default": 10}},
+                                    "run": [{"experiment": exp, "tables": [table]}]}))
+    def log(run, epoch, elapsed):  # one validation record: 1/vpe epochs in `elapsed` seconds
+        d = tmp_path / results / "systems" / run
+        d.mkdir(parents=True)
+        (d / "metrics.jsonl").write_text(json.dumps({"epoch": epoch, "type": "valid", "valid_ppl": 20.0,
+                                                     "elapsed_s": elapsed}) + "\n")
+    log(same[0], 4, 3600.0)   # 4 of 10 expected epochs: 6 left, at its own vpe hours per epoch
+    log(same[1], 12, 1800.0)  # past the 10 expected: one patience window left, at its own speed
+    text = campaign.progress(str(plan), results_root=str(tmp_path))
+    rate0, rate1 = 3600.0 * vpe, 1800.0 * vpe
+    by_plan = 0.6 + window / 10 + (len(runs) - 2)
+    # the pair's other runs at the mean of its two measured speeds; the other pair at the plan's hour
+    at_speed = (6 * rate0 + window * rate1 + 10 * (len(same) - 2) * (rate0 + rate1) / 2) / 3600 + len(other)
+    assert by_plan != at_speed
+    assert (f"~{by_plan:.1f} CPU-hours left by the plan's estimates, ~{at_speed:.1f} at the speeds measured here "
+            f"({len(other)} run(s) of pairs not measured here at the plan's estimate)") in text
+    assert f"round 2: ~{by_plan:.1f} CPU-hours left by the plan (~{by_plan / 2:.1f} h on the 2 cores), ~{at_speed:.1f}" in text
 
 
 def test_progress_lists_a_run_once_when_two_items_need_it(tmp_path):
