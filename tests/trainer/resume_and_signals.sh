@@ -8,8 +8,9 @@
 #  starts strictly between update 0 and 120; a run that finished before the signal fails.
 #  3. best.pt deleted after a run (as Snakemake deletes a failed job's outputs): --resume puts the
 #     same best weights back from the training state.
-#  4. --resume with a state of another configuration sets it aside and trains afresh; another
-#     thread count (a requeue onto another node) is the same configuration and resumes.
+#  4. --resume with a state of another configuration, or of the same configuration over other data,
+#     sets it aside and trains afresh; another thread count (a requeue onto another node) is the
+#     same configuration and resumes.
 #  5. a run that reached its epoch cap, resumed with a higher cap, trains the further epochs and
 #     ends byte-identical to a run with the higher cap from the start.
 #  6. a config with "extends": RUN_DIR carries on that run in its own directory under a higher cap:
@@ -95,6 +96,18 @@ if train -o "$T/run_KILL" --resume --set train.threads=2 > "$T/threads.log" 2>&1
   passed=$((passed + 1)); echo "another thread count: resumed ($(grep -o 'resuming at.*' "$T/threads.log"))"
 else
   echo "FAIL: a resume with another thread count did not resume"; tail -3 "$T/threads.log"; failed=$((failed + 1))
+fi
+# the same configuration over other data (here one training pair fewer; on a new machine, the
+# corpus parsed by a parser trained there) is another run: its state is set aside
+head -255 "$T/s.txt" > "$T/s2.txt" && head -255 "$T/t.txt" > "$T/t2.txt"
+"$BIN/synmt-binarize" data --src "$T/s2.txt" --tgt "$T/t2.txt" --src-vocab "$T/vs" --tgt-vocab "$T/vt" -o "$T/d2.h5" 2>/dev/null
+cp -r "$T/run_KILL" "$T/run_data"
+if "$BIN/synmt-train" -c "$T/cfg.json" --train "$T/d2.h5" --valid "$T/d.h5" --src-vocab "$T/vs" --tgt-vocab "$T/vt" \
+     --dist single -o "$T/run_data" --resume > "$T/data.log" 2>&1 && grep -q "other data.*moved to state.pt.stale" "$T/data.log" \
+     && [ -s "$T/run_data/state.pt.stale" ] && grep -q '"train_sha256"' "$T/run_data/config.json"; then
+  passed=$((passed + 1)); echo "state of other data: set aside, trained afresh"
+else
+  echo "FAIL: a state of other data was not set aside"; tail -3 "$T/data.log"; failed=$((failed + 1))
 fi
 # an epoch cap raised after the run reached it: the resume trains the further epochs only and ends
 # byte-identical to a run with the higher cap from the start

@@ -607,6 +607,35 @@ TEST(TrainingState, AStateSavedBeforeAnOptionExistedIsTheSameTrainingUnderItsDef
   std::filesystem::remove(path);
 }
 
+// A state records the digests of its training and validation data (config.json's `data`): the same
+// config over other data (the corpus parsed by a parser trained on another machine) is another run,
+// while a state saved before configs carried the digests is compared without them.
+TEST(TrainingState, AStateOfOtherDataIsAnotherTrainingAndOneWithoutDigestsIsComparedWithoutThem) {
+  const auto resolved = synmt::test::tiny_arch("transformer_tiny");
+  auto model = synmt::create_model(resolved);
+  torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.1));
+  const nlohmann::json now = {{"model", resolved}, {"train", {{"lr", 0.1}}},
+                              {"data", {{"train_sha256", "aa"}, {"valid_sha256", "bb"}}}};
+  const auto path = (std::filesystem::temp_directory_path() / "synmt_state_data_digest.pt").string();
+  synmt::save_training_state(path, *model, optimizer, synmt::TrainingCursor{}, now.dump(), torch::zeros({1, 4}));
+  EXPECT_TRUE(synmt::training_state_matches(path, now.dump()));
+  nlohmann::json reparsed = now;
+  reparsed["data"]["train_sha256"] = "cc";
+  EXPECT_FALSE(synmt::training_state_matches(path, reparsed.dump()));
+  nlohmann::json other_valid = now;
+  other_valid["data"]["valid_sha256"] = "cc";
+  EXPECT_FALSE(synmt::training_state_matches(path, other_valid.dump()));
+  nlohmann::json before = now;
+  before.erase("data");
+  synmt::save_training_state(path, *model, optimizer, synmt::TrainingCursor{}, before.dump(), torch::zeros({1, 4}));
+  EXPECT_TRUE(synmt::training_state_matches(path, now.dump()));
+  EXPECT_TRUE(synmt::training_state_matches(path, reparsed.dump()));
+  nlohmann::json other_lr = now;
+  other_lr["train"]["lr"] = 0.2;  // without digests the rest is still compared
+  EXPECT_FALSE(synmt::training_state_matches(path, other_lr.dump()));
+  std::filesystem::remove(path);
+}
+
 // summary.json names the build and the hardware of each session that trained a run: a resume by
 // the same build on the same hardware continues the last session, one on other hardware (a lent
 // GPU, another node kind) starts a new one at the update where it took over.

@@ -10,6 +10,7 @@
 #include "core/config.h"
 #include "core/log.h"
 #include "core/tool_main.h"
+#include "preprocess/dataset_digest.h"
 #include "preprocess/dataset_file.h"
 #include "preprocess/vocab.h"
 #include "trainer/models/registry.h"
@@ -163,6 +164,9 @@ int train(const TrainArgs& a, const synmt::Json& config, const synmt::TrainOptio
                           {"train", train_options.to_json()},
                           {"vocab", {{"src_sha256", src_vocab.hash()}, {"tgt_sha256", tgt_vocab.hash()}}}};
   resolved["vocab"].update(inventories);
+  // What the run learns from and validates on: a training state of other data (the same corpus
+  // parsed by a parser trained on another machine, say) is another run (training_state.h)
+  resolved["data"] = {{"train_sha256", synmt::content_sha256(train)}, {"valid_sha256", synmt::content_sha256(valid)}};
   std::filesystem::create_directories(a.out_dir);
   synmt::write_file_atomically(a.out_dir + "/config.json", resolved.dump(2) + "\n");
   int64_t params = 0;

@@ -270,7 +270,8 @@ class Trainer {
     cur_.best = std::numeric_limits<double>::infinity();
     if (resume && std::filesystem::exists(state_path_) && !training_state_matches(state_path_, config_json_)) {
       if (comm_.is_root()) {
-        log_warn(state_path_ + " belongs to another configuration; moved to state.pt.stale, starting afresh");
+        log_warn(state_path_ + " belongs to another configuration or other data (config.json's model, train and data); "
+                 "moved to state.pt.stale, starting afresh");
         std::filesystem::rename(state_path_, state_path_ + ".stale");
       }
       comm_.barrier();

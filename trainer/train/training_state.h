@@ -26,7 +26,9 @@ nlohmann::json sessions_to_json(const std::vector<TrainingSession>& sessions);
 void save_training_state(const std::string& path, Seq2SeqModel& model, torch::optim::Optimizer& optimizer,
                          const TrainingCursor& cursor, const std::string& config_json, const torch::Tensor& rank_rng_states);
 // True when `path` holds a training state of this format and this resolved config; false for a
-// state of another format or config. Settings that change how a run executes but not what it
+// state of another format or config, the digests of the training and validation data (`data`)
+// included, so that a resume onto other data starts afresh (a state saved before configs carried
+// them is compared without them). Settings that change how a run executes but not what it
 // computes (train.threads, train.comm_timeout, train.log_interval; also max_epochs, and model options
 // missing from a stored config compare as their defaults) are left out of the comparison:
 // a job requeued onto a node with another core count must resume, not start afresh. A truncated or damaged file is an InputError (a run must
