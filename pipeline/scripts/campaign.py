@@ -183,13 +183,35 @@ def measured_rates(results_root, results, specs):
     return rates
 
 
+def hours_left(plan, exp, specs, states, pair_rates):
+    """CPU-hours the item's runs (run id -> RunState) still need: by the plan's estimates, and at
+    the speeds measured here (a run's own seconds per epoch, else its pair's mean, else the plan's
+    figure), with the number of unfinished runs priced by the plan for want of a measured pair."""
+    cost = plan["hours_per_run"][exp]
+    by_plan = measured = 0.0
+    unmeasured = 0
+    for rid, (state, epoch, _, rate) in states.items():
+        pair, train = specs[rid]["pair"], specs[rid]["train"]
+        expected = expected_epochs(plan, exp, pair, train["max_epochs"])
+        window = train["patience"] / train.get("valid_per_epoch", 1) if train.get("patience") else 1.0
+        todo = epochs_left(state, epoch, expected, window)
+        hours = cost.get(pair, cost["default"]) * todo / expected
+        by_plan += hours
+        if rate is None and pair_rates[pair]:
+            rate = sum(pair_rates[pair]) / len(pair_rates[pair])
+        if rate is None:
+            measured += hours
+            unmeasured += todo > 0
+        else:
+            measured += todo * rate / 3600
+    return by_plan, measured, unmeasured
+
+
 def progress(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml"), results_root=ROOT):
     """Round 2's training runs, in the plan's order, with their state and the CPU-hours left, twice:
     by the plan's estimates (a run costs its `hours_per_run` for the `epochs_per_run` it is expected
     to train, charged for the epochs it has not trained yet), and at the speeds measured in this
-    checkout (those epochs times the run's own seconds per epoch, or the mean of the measured runs
-    of the experiment on its pair, in any item; a pair without a measured run keeps the plan's estimate). An item whose tables are all on
-    their results page is done, whether or not its runs are on this machine: its runs are charged
+    checkout (hours_left). An item whose tables are all on their results page is done, whether or not its runs are on this machine: its runs are charged
     only to a later item that needs them again (a check that carries them on)."""
     plan = yaml.safe_load(open(path, encoding="utf-8"))
     docs = os.path.join(results_root, "docs", "results")
@@ -205,11 +227,10 @@ def progress(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml")
             lines.append(f"{exp}: {', '.join(item['tables'])} on docs/results/{exp}.md measured by code before {since}: "
                          "to be measured again")
         tables, specs, results = table_runs(exp, with_specs=True)
-        cost = plan["hours_per_run"][exp]
         # a run an earlier item of the same experiment needs is listed (and charged) there only
         wanted = sorted({r for t in item["tables"] for r in tables[t]} - listed.setdefault(exp, set()))
         listed[exp].update(wanted)
-        counts, left = {"finished": 0, "training": 0, "not started": 0}, 0.0
+        counts = {"finished": 0, "training": 0, "not started": 0}
         detail, states = [], {}
         for rid in wanted:
             train = specs[rid]["train"]
@@ -223,22 +244,7 @@ def progress(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml")
                           + (f", {rate:.0f} s per epoch" if rate is not None else "")
                           + ("; WARNING: a training state was set aside (state.pt.stale): the run restarted from scratch"
                              if os.path.exists(os.path.join(results_root, results, "systems", rid, "state.pt.stale")) else ""))
-        pair_rates = measured_rates(results_root, results, specs)
-        measured, unmeasured = 0.0, 0
-        for rid, (state, epoch, _, rate) in states.items():
-            pair, train = specs[rid]["pair"], specs[rid]["train"]
-            expected = expected_epochs(plan, exp, pair, train["max_epochs"])
-            window = train["patience"] / train.get("valid_per_epoch", 1) if train.get("patience") else 1.0
-            todo = epochs_left(state, epoch, expected, window)
-            by_plan = cost.get(pair, cost["default"]) * todo / expected
-            left += by_plan
-            if rate is None and pair_rates[pair]:
-                rate = sum(pair_rates[pair]) / len(pair_rates[pair])
-            if rate is None:
-                measured += by_plan
-                unmeasured += todo > 0
-            else:
-                measured += todo * rate / 3600
+        left, measured, unmeasured = hours_left(plan, exp, specs, states, measured_rates(results_root, results, specs))
         total += left
         total_measured += measured
         lines.append(f"{exp}: {counts['finished']} finished, {counts['training']} training or waiting to resume, "
