@@ -423,6 +423,8 @@ TEST(Lgp, PretrainedParserGivesTheParsersOwnHeadsAndUas) {
   model_json["options"]["pretrained_parser"] = dir + "/parser/parser.pt";
   auto model = std::dynamic_pointer_cast<synmt::LgpModel>(synmt::create_model(model_json));
   model->load_pretrained();
+  // the file synmt-train records the digest of, so that a state knows which parser it started from
+  EXPECT_EQ(model->pretrained_files(), std::vector<std::string>{dir + "/parser/parser.pt"});
   model->eval();
   parser.model()->eval();
 

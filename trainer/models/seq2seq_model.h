@@ -47,6 +47,9 @@ class Seq2SeqModel : public torch::nn::Module {
   // synmt-train calls this once after construction: a family whose options name pre-trained
   // parameters (LGP-NMT+'s parser) loads them. Decoding never calls it (the checkpoint has them).
   virtual void load_pretrained() {}
+  // The files load_pretrained() reads, so that a training state can tell a run initialised from
+  // other pre-trained parameters apart (synmt-train records their digests with the data's).
+  virtual std::vector<std::string> pretrained_files() const { return {}; }
 };
 
 // Throws a ConfigError unless `src` carries every feature the model needs.

@@ -9,6 +9,7 @@
 #include "core/atomic_file.h"
 #include "core/config.h"
 #include "core/log.h"
+#include "core/sha256.h"
 #include "core/tool_main.h"
 #include "preprocess/dataset_digest.h"
 #include "preprocess/dataset_file.h"
@@ -167,6 +168,8 @@ int train(const TrainArgs& a, const synmt::Json& config, const synmt::TrainOptio
   // What the run learns from and validates on: a training state of other data (the same corpus
   // parsed by a parser trained on another machine, say) is another run (training_state.h)
   resolved["data"] = {{"train_sha256", synmt::content_sha256(train)}, {"valid_sha256", synmt::content_sha256(valid)}};
+  // and the pre-trained parameters it starts from (LGP-NMT+'s parser), by the bytes of their files
+  for (const auto& file : net->pretrained_files()) resolved["data"]["pretrained_sha256"].push_back(synmt::sha256_file(file));
   std::filesystem::create_directories(a.out_dir);
   synmt::write_file_atomically(a.out_dir + "/config.json", resolved.dump(2) + "\n");
   int64_t params = 0;

@@ -138,6 +138,10 @@ class LgpModel : public Seq2SeqModel {
   void load_pretrained() override {
     if (!options_.pretrained_parser.empty()) load_pretrained_parser(options_.pretrained_parser);
   }
+  std::vector<std::string> pretrained_files() const override {
+    if (options_.pretrained_parser.empty()) return {};
+    return {options_.pretrained_parser};
+  }
 
   // The soft heads in the parser's layout (B, N+1, N+1): [dependent][head], position 0 = ROOT,
   // row 0 unused; and the parser's output, for tests and the latent-graph UAS.
