@@ -170,16 +170,18 @@ def epochs_left(state, epoch, expected, window):
     return max(expected - epoch, window)
 
 
-def measured_rates(results_root, results, specs):
+def measured_rates(results_root, results, specs, known):
     """pair -> the seconds per epoch measured in this checkout by every run of the experiment on it
-    (finished or training; other rows of a table train on the same pair at similar speeds)."""
+    (finished or training; other rows of a table train on the same pair at similar speeds); `known`
+    holds the states already read (run id -> RunState), so that no run's files are read twice."""
     rates = collections.defaultdict(list)
     for rid, spec in sorted(specs.items()):
         run_dir = os.path.join(results_root, results, "systems", rid)
-        if os.path.isdir(run_dir):
-            rate = run_state(run_dir, spec["train"]["max_epochs"], spec["train"].get("valid_per_epoch", 1)).seconds_per_epoch
-            if rate is not None:
-                rates[spec["pair"]].append(rate)
+        if rid not in known and not os.path.isdir(run_dir):
+            continue
+        st = known.get(rid) or run_state(run_dir, spec["train"]["max_epochs"], spec["train"].get("valid_per_epoch", 1))
+        if st.seconds_per_epoch is not None:
+            rates[spec["pair"]].append(st.seconds_per_epoch)
     return rates
 
 
@@ -244,7 +246,7 @@ def progress(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml")
                           + (f", {rate:.0f} s per epoch" if rate is not None else "")
                           + ("; WARNING: a training state was set aside (state.pt.stale): the run restarted from scratch"
                              if os.path.exists(os.path.join(results_root, results, "systems", rid, "state.pt.stale")) else ""))
-        left, measured, unmeasured = hours_left(plan, exp, specs, states, measured_rates(results_root, results, specs))
+        left, measured, unmeasured = hours_left(plan, exp, specs, states, measured_rates(results_root, results, specs, states))
         total += left
         total_measured += measured
         lines.append(f"{exp}: {counts['finished']} finished, {counts['training']} training or waiting to resume, "
