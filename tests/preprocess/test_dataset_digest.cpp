@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "preprocess/dataset_digest.h"
 #include "preprocess/dataset_file.h"
@@ -52,6 +55,43 @@ TEST(DatasetDigest, TheSameContentGivesTheSameDigestAndAnyChangeAnother) {
   plain.add({4, 5, 6}, {7, 8});
   plain.add({9, 10}, {11, 12, 13});
   EXPECT_NE(synmt::content_sha256(plain), synmt::content_sha256(moved));
+}
+
+// Every array a model may read, changed one at a time (one entry per array: 13, the count
+// dataset_digest.cpp asserts ParallelData has).
+TEST(DatasetDigest, EveryArrayOfTheDatasetIsPartOfTheDigest) {
+  auto full = [] {
+    auto d = two_pairs();
+    d.src_word = {0, 0, 1, 0, 1};
+    d.src_upos = {1, 1, 2, 1, 2};
+    d.src_upos_names = {"<unk>", "NOUN", "VERB"};
+    d.src_unknown_forms = {"Zwetschge"};
+    d.src_unknown_offsets = {0, 1, 1};
+    return d;
+  };
+  using Change = std::function<void(synmt::ParallelData&)>;
+  const std::vector<std::pair<const char*, Change>> changes = {
+      {"src_tokens", [](auto& d) { d.src_tokens[0] = 99; }},
+      {"tgt_tokens", [](auto& d) { d.tgt_tokens[0] = 99; }},
+      {"src_offsets", [](auto& d) { d.src_offsets[1] = 2; }},
+      {"tgt_offsets", [](auto& d) { d.tgt_offsets[1] = 3; }},
+      {"src_parent_middle", [](auto& d) { d.src_parent_middle[0] = 2.0f; }},
+      {"src_parent_first", [](auto& d) { d.src_parent_first[0] = 2; }},
+      {"src_label", [](auto& d) { d.src_label[0] = 2; }},
+      {"src_upos", [](auto& d) { d.src_upos[0] = 2; }},
+      {"src_word", [](auto& d) { d.src_word[1] = 1; }},
+      {"src_label_names", [](auto& d) { d.src_label_names[2] = "obj"; }},
+      {"src_upos_names", [](auto& d) { d.src_upos_names[2] = "ADJ"; }},
+      {"src_unknown_forms", [](auto& d) { d.src_unknown_forms[0] = "Pflaume"; }},
+      {"src_unknown_offsets", [](auto& d) { d.src_unknown_offsets[1] = 0; }},
+  };
+  ASSERT_EQ(changes.size(), 13u);
+  const auto base = synmt::content_sha256(full());
+  for (const auto& [array, change] : changes) {
+    auto d = full();
+    change(d);
+    EXPECT_NE(base, synmt::content_sha256(d)) << array << " changed but the digest did not";
+  }
 }
 
 TEST(DatasetDigest, ADatasetReadBackHasTheDigestItWasWrittenWith) {
