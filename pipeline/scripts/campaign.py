@@ -315,9 +315,21 @@ def commands(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml")
             if t not in known:
                 raise SystemExit(f"{path}: {exp} has no table '{t}' in its experiment.tables")
         targets = " ".join(f"{cfg['results_dir']}/tables/{t}.md" for t in item["tables"])
+        # `first:` the item's longest trainings, started before the others (Snakemake does not schedule
+        # by the longest path: started last, +C&H's ~3x longer run trains alone on one core while the
+        # other idles for hours); every rule of a training's path takes half the cores (HALF_CORE_RULES),
+        # so the priority never holds a core back waiting for both
+        first = item.get("first", [])
+        if first:
+            runs = table_runs(exp)
+            item_runs = set().union(*(runs[t] for t in item["tables"]))
+            for r in first:
+                if r not in item_runs:
+                    raise SystemExit(f"{path}: {exp}: 'first' names {r}, which none of the item's tables trains")
+        prioritize = "".join(f" --prioritize {cfg['results_dir']}/systems/{r}/summary.json" for r in first)
         unlock = (f".venv/bin/snakemake --unlock --cores 1 --configfile pipeline/config/experiments/{exp}.yaml > /dev/null && "
                   if resume else "")
-        out.append(f"{unlock}.venv/bin/snakemake {targets} --profile cluster/local --cores {cores} "
+        out.append(f"{unlock}.venv/bin/snakemake {targets}{prioritize} --profile cluster/local --cores {cores} "
                    f"--configfile pipeline/config/experiments/{exp}.yaml --rerun-incomplete "
                    "--set-threads " + " ".join(f"{rule}={max(1, cores // 2)}" for rule in HALF_CORE_RULES))
     return out

@@ -39,6 +39,21 @@ def test_a_table_the_experiment_does_not_build_is_refused(tmp_path):
         campaign.commands(str(plan))
 
 
+def test_an_items_first_runs_are_prioritised_and_must_be_its_own(tmp_path):
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(yaml.safe_dump({"run": [{"experiment": "pascal.mini", "tables": ["pascal_table3_de_en"],
+                                             "first": ["ch.pascal_mini_de_en_ch.s1"]}]}))
+    (line,) = campaign.commands(str(plan))
+    assert (" results/pascal.mini/tables/pascal_table3_de_en.md --prioritize "
+            "results/pascal.mini/systems/ch.pascal_mini_de_en_ch.s1/summary.json --profile ") in line
+    plan.write_text(yaml.safe_dump({"run": [{"experiment": "pascal.mini", "tables": ["pascal_table3_de_en_headline"],
+                                             "first": ["ch.pascal_mini_de_en_ch.s1"]}]}))
+    with pytest.raises(SystemExit, match="'first' names ch.pascal_mini_de_en_ch.s1, which none of the item's tables trains"):
+        campaign.commands(str(plan))
+    plan.write_text(yaml.safe_dump({"run": [{"experiment": "pascal.mini", "tables": ["pascal_table3_de_en"]}]}))
+    assert "--prioritize" not in campaign.commands(str(plan))[0]
+
+
 def test_the_projects_plan_gives_a_command_for_each_of_its_items():
     plan = yaml.safe_load(open(campaign.os.path.join(campaign.ROOT, "pipeline", "config", "mini_campaign.yaml")))
     assert len(campaign.commands()) == len(plan["run"])
