@@ -1,6 +1,7 @@
 #include "eval/head_scores.h"
 
 #include <cmath>
+#include <limits>
 
 #include "core/atomic_file.h"
 #include "core/error.h"
@@ -31,6 +32,12 @@ SentenceHeadScores checked_sentence(const std::string& path, std::size_t s, cons
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = 0; j < n; ++j) {
       float v = transpose ? block[j * n + i] : block[i * n + j];
+      // -inf is an arc a model masked (SA-NMT's mask_punct_heads keeps punctuation from heading):
+      // the §7.1 word sums and the spanning-tree search assume every arc has a score, so such a
+      // dump is refused by name rather than decoded into trees the masked arcs would distort
+      if (v == -std::numeric_limits<float>::infinity())
+        throw InputError(path, 0, where + "a score of -inf in the head matrix: arcs masked by the model (mask_punct_heads); "
+                                          "tree induction needs every arc scored: induce trees from a model trained without it");
       if (!std::isfinite(v)) throw InputError(path, 0, where + "non-finite score (NaN or inf) in the head matrix");
       out.pieces[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] = v;
     }

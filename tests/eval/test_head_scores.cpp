@@ -91,6 +91,16 @@ TEST(HeadScores, Hdf5RoundTripAndRefusals) {
   } catch (const synmt::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("sentence 2: non-finite"), std::string::npos);
   }
+  bad = sents;  // an arc masked by the model (mask_punct_heads): named as such
+  bad[0].pieces[1][0] = -std::numeric_limits<double>::infinity();
+  synmt::eval::write_head_scores(tmp("masked.h5"), bad);
+  try {
+    synmt::eval::read_head_scores(tmp("masked.h5"));
+    FAIL() << "-inf accepted";
+  } catch (const synmt::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("sentence 1: a score of -inf in the head matrix: arcs masked by the model (mask_punct_heads)"),
+              std::string::npos) << e.what();
+  }
   bad = sents;
   bad[0].spans = {{0, 0}, {2, 5}};  // piece 1 belongs to no word
   synmt::eval::write_head_scores(tmp("gap.h5"), bad);
