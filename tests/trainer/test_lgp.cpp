@@ -127,7 +127,8 @@ TEST(Lgp, DependencyCompositionAndAttentionMasksFollowEquations3To7) {
   auto states = state["memory"];  // layer 3 (B, S+1, d3)
   auto dep = state["memory/dep"];
   auto p = model->named_parameters();
-  const auto &W = p["compose.weight"], &bias = p["compose.bias"];
+  const auto& W = p["compose.weight"];
+  EXPECT_FALSE(p.contains("compose.bias")) << "eq. (3) has no bias";
   const int64_t S = src.tokens.size(1);
   for (int64_t b = 0; b < 2; ++b) {
     const int64_t n = src.lengths[b].item<int64_t>();
@@ -137,7 +138,7 @@ TEST(Lgp, DependencyCompositionAndAttentionMasksFollowEquations3To7) {
     for (int64_t i = 0; i < n; ++i) {
       auto head_rep = g.heads[b][i + 1][0] * states[b][n];  // ROOT: the </s> position
       for (int64_t j = 1; j <= n; ++j) head_rep = head_rep + g.heads[b][i + 1][j] * states[b][j - 1];
-      auto want = torch::tanh(torch::mv(W, torch::cat({states[b][i], head_rep, g.labels[b][i + 1]})) + bias);
+      auto want = torch::tanh(torch::mv(W, torch::cat({states[b][i], head_rep, g.labels[b][i + 1]})));
       EXPECT_TRUE(torch::allclose(dep[b][i], want, 1e-5, 1e-6)) << "sentence " << b << " word " << i;
     }
   }
@@ -275,8 +276,9 @@ TEST(Lgp, NmtLossReachesTheTaggerTagEmbeddingAndLabels) {
 
 TEST(Lgp, ParameterCountIsTheDocumentedFormula) {
   for (const std::string arch : {"lgp_nmt", "lgp_seq", "lgp_uni", "lgp_dep"})
-    for (const std::string scorer : {"bilinear", "biaffine"}) {
-      auto model = make(arch, {{"arc_scorer", scorer}});
+    for (const std::string scorer : {"bilinear", "biaffine"})
+    for (const bool dep_bias : {false, true}) {
+      auto model = make(arch, {{"arc_scorer", scorer}, {"dep_bias", dep_bias}});
       auto o = synmt::LgpOptions::from_json(model->describe()["options"]);
       const int64_t Vs = 20, Vt = 20, G = o.parser_options().ngrams, P = o.upos, Lp = o.labels, L = o.label_classes();
       const int64_t d1 = o.parser_hidden, e = o.word_dim, g = o.ngram_dim, t = o.tag_dim, a = o.arc_dim, l = o.label_dim,
@@ -287,10 +289,10 @@ TEST(Lgp, ParameterCountIsTheDocumentedFormula) {
                        (scorer == "bilinear" ? 4 * d1 * d1 : 2 * (2 * d1 * a + a) + a * a + a) + 2 * (2 * d1 * l + l) +
                        l * l * Lp + Lp + 2 * l * Lp;
       const bool composes = arch != "lgp_seq";
-      int64_t nmt = Vs * E + Vt * E + 4 * d3 * (E + 2 * d1 + d3 + 2) + (composes ? (2 * d3 + L) * d3 + d3 : 0) +
+      int64_t nmt = Vs * E + Vt * E + 4 * d3 * (E + 2 * d1 + d3 + 2) + (composes ? (2 * d3 + L) * d3 + (dep_bias ? d3 : 0) : 0) +
                     4 * d3 * (2 * E + d3 + 2) + (composes ? 3 : 2) * d3 * E;
       EXPECT_EQ(count(*model->latent_parser()), parser) << arch << " " << scorer;
-      EXPECT_EQ(count(*model), parser + nmt) << arch << " " << scorer;
+      EXPECT_EQ(count(*model), parser + nmt) << arch << " " << scorer << " dep_bias " << dep_bias;
     }
 }
 

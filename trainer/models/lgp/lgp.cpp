@@ -125,7 +125,7 @@ LgpModel::LgpModel(LgpOptions o) : options_(std::move(o)), heads_mode_(parse_lgp
   tgt_embed = register_module("tgt_embed", torch::nn::Embedding(op.tgt_vocab, E));
   encoder = register_module("encoder", torch::nn::LSTM(torch::nn::LSTMOptions(E + d2, d3).batch_first(true)));
   if (heads_mode_ != LgpHeads::kNone)
-    compose = register_module("compose", torch::nn::Linear(2 * d3 + op.label_classes(), d3));
+    compose = register_module("compose", torch::nn::Linear(torch::nn::LinearOptions(2 * d3 + op.label_classes(), d3).bias(op.dep_bias)));
   InputFeedingDecoderOptions d;
   d.embed_dim = E;
   d.hidden = d3;

@@ -36,7 +36,7 @@
 //            (parser_layer2 per_direction: two one-way LSTMs over e + g + t + d1; joint: e + g + t + 2 d1)
 //            + [bilinear: 4 d1^2 | biaffine: 2 (2 d1 a + a) + a^2 + a] + 2 (2 d1 l + l) + l^2 Lp + Lp + 2 l Lp
 //   NMT      V_s E + V_t E + 4 d3 (E + 2 d1 + d3 + 2)                     embeddings, layer 3
-//            + [(2 d3 + L) d3 + d3]                                       W_dep (not in SEQ)
+//            + [(2 d3 + L) d3 (+ d3 with dep_bias)]                        W_dep (not in SEQ)
 //            + 4 d3 (2 E + d3 + 2) + (2 d3 [+ d3]) E                      decoder cell, W~ ([a'_t] not in SEQ)
 //   (dot attentions and the tied output layer have no parameters)
 #include <torch/nn/module.h>
@@ -82,6 +82,9 @@ struct LgpOptions {
   std::string heads = "latent";
   double dropout = 0.2;      // on h~ (the paper's only dropout)
   double init_range = 0.1;   // NMT parameters U(-r, r); the parser keeps its own initialisation
+  // A bias in eq. (3)'s W_dep: the paper's composition has none (tanh(W_dep[...])); true gives the
+  // composition of the LGP runs before 2026-12-02, whose checkpoints and results pages had it.
+  bool dep_bias = false;
   // A builtin parser file (synmt-parser-train --nmt-vocab) whose parameters replace the parser's at
   // initialisation (LGP-NMT+); synmt-train loads it (a resumed run too, whose state then overwrites
   // it), decoding does not read it.
@@ -110,6 +113,7 @@ struct LgpOptions {
     v("heads", o.heads);
     v("dropout", o.dropout);
     v("init_range", o.init_range);
+    v("dep_bias", o.dep_bias);
     v("pretrained_parser", o.pretrained_parser);
   }
   static LgpOptions from_json(const nlohmann::json& j);
