@@ -5,6 +5,7 @@
 #include <cmath>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <thread>
 #include <type_traits>
 
@@ -28,9 +29,13 @@ uint64_t splitmix64(uint64_t& state) {
 }
 }  // namespace
 
-ResamplePlan ResamplePlan::drawn(std::size_t n_segments, int n_samples, uint64_t seed) {
+ResamplePlan ResamplePlan::drawn(std::size_t n_segments, int n_samples, uint64_t seed, std::size_t runs) {
+  if (runs < 1 || n_segments % runs != 0)
+    throw std::invalid_argument("ResamplePlan: " + std::to_string(n_segments) + " segments are not " + std::to_string(runs) +
+                                " runs of one test set");
   ResamplePlan plan;
   plan.segments_ = n_segments;
+  plan.runs_ = runs;
   plan.samples_ = static_cast<std::size_t>(std::max(0, n_samples));
   plan.seed_ = seed;
   return plan;
@@ -53,12 +58,15 @@ void ResamplePlan::indices(std::size_t r, int32_t* out) const {
   // random bits to [0, n) with a bias below n / 2^32 (< 1e-6 here)
   uint64_t key = seed_ ^ (0xd1b54a32d192ed03ULL * (r + 1));
   uint64_t state = splitmix64(key);
-  const uint64_t n = segments_;
-  for (std::size_t k = 0; k < segments_; k += 2) {
+  const std::size_t m = segments_ / runs_;  // test sentences; runs_ = 1: every segment
+  const uint64_t n = m;
+  for (std::size_t k = 0; k < m; k += 2) {
     const uint64_t bits = splitmix64(state);
     out[k] = static_cast<int32_t>(((bits & 0xffffffffULL) * n) >> 32);
-    if (k + 1 < segments_) out[k + 1] = static_cast<int32_t>(((bits >> 32) * n) >> 32);
+    if (k + 1 < m) out[k + 1] = static_cast<int32_t>(((bits >> 32) * n) >> 32);
   }
+  for (std::size_t run = 1; run < runs_; ++run)  // the same sentences' rows in every other run
+    for (std::size_t k = 0; k < m; ++k) out[run * m + k] = out[k] + static_cast<int32_t>(run * m);
 }
 
 std::vector<std::vector<int32_t>> read_indices(const std::string& path, std::size_t n_segments) {
@@ -228,8 +236,10 @@ void sum_rows(const std::vector<Cell>& stats, std::size_t stride, std::size_t co
   }
 }
 
+// Summed on `threads` workers (the caller's --threads: a pipeline job's share of the cores, which
+// the trainings beside it need; the result does not depend on the count).
 std::vector<std::vector<std::vector<double>>> resample_sums(const std::vector<SegmentStats>& systems,
-                                                            const ResamplePlan& plan) {
+                                                            const ResamplePlan& plan, int threads) {
   const std::size_t R = plan.samples(), n = systems[0].size(), dims = systems[0].empty() ? 0 : systems[0][0].size();
   const std::size_t S = systems.size(), cols = S * dims;
   bool integral = true;
@@ -256,7 +266,7 @@ std::vector<std::vector<std::vector<double>>> resample_sums(const std::vector<Se
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t s = 0; s < S; ++s)
         for (std::size_t k = 0; k < dims; ++k) stats[i * stride + s * dims + k] = static_cast<Cell>(systems[s][i][k]);
-    const std::size_t workers = std::max<std::size_t>(1, std::min<std::size_t>(std::thread::hardware_concurrency(), 8));
+    const std::size_t workers = static_cast<std::size_t>(std::max(1, threads));
     std::vector<std::thread> pool;
     for (std::size_t w = 0; w < workers; ++w)
       pool.emplace_back([&, w]() { sum_rows<Acc>(stats, stride, cols, plan, w * R / workers, (w + 1) * R / workers, sums); });
@@ -278,7 +288,7 @@ std::vector<BootstrapSummary> paired_bootstrap(const std::vector<SegmentStats>& 
                                                const ResamplePlan& plan, int threads, bool float32_scores) {
   std::vector<BootstrapSummary> out(systems.size());
   std::vector<std::vector<double>> samples(systems.size());
-  const auto sums = resample_sums(systems, plan);
+  const auto sums = resample_sums(systems, plan, threads);
   auto work = [&](std::size_t i) {
     samples[i].reserve(plan.samples());
     for (const auto& summed : sums[i]) samples[i].push_back(resample_score(summed));

@@ -29,9 +29,17 @@ struct BootstrapSummary {
 // counter-based stream (SplitMix64 keyed by seed and resample number), so the worker that sums a
 // resample draws it itself, in any order, on any number of threads, with the same result; nothing
 // of size samples x segments is stored (materialising 3M indices cost as much as summing them).
+//
+// runs > 1: the segments are `runs` outputs of the same test set one after another (a seed group's
+// concatenated hypotheses against the reference repeated once per run), and the resampled unit is
+// the test sentence: a resample draws n_segments / runs sentences and takes every run's row of each
+// (rows j, j + m, j + 2m, ... for m sentences). Drawing the rows one by one would treat the runs'
+// outputs of one sentence as independent test sentences: runs agree on which sentences they
+// translate well, so that understates the resampling variance and gives too small p-values.
+// runs = 1 draws exactly as before (sacreBLEU's scheme over segments).
 class ResamplePlan {
  public:
-  static ResamplePlan drawn(std::size_t n_segments, int n_samples, uint64_t seed);
+  static ResamplePlan drawn(std::size_t n_segments, int n_samples, uint64_t seed, std::size_t runs = 1);
   static ResamplePlan replayed(std::vector<std::vector<int32_t>> indices, std::size_t n_segments);
   std::size_t samples() const { return samples_; }
   std::size_t segments() const { return segments_; }
@@ -39,7 +47,7 @@ class ResamplePlan {
   void indices(std::size_t r, int32_t* out) const;
 
  private:
-  std::size_t segments_ = 0, samples_ = 0;
+  std::size_t segments_ = 0, samples_ = 0, runs_ = 1;
   uint64_t seed_ = 0;
   std::vector<std::vector<int32_t>> replayed_;  // empty: drawn
 };

@@ -86,6 +86,7 @@ struct ScoreArgs {
   std::string hyp_path = "-", format = "text", baseline, metric = "bleu", indices_path, dump_path;
   int width = 1, samples = 1000, threads = 2;
   uint64_t seed = 12345;
+  std::size_t runs = 1;  // paired-bs: the outputs are this many runs' outputs of the test set, one after another
   std::string selections_path;
   int trials = 10000;
 };
@@ -159,6 +160,11 @@ Subcommands declare(CLI::App& app, ScoreArgs& a) {
   paired->add_option("--samples", a.samples, "number of resamples")->capture_default_str();
   paired->add_option("--seed", a.seed, "RNG seed for the resamples")->capture_default_str();
   paired->add_option("--indices", a.indices_path, "replay resamples: one line of segment indices per resample");
+  paired->add_option("--runs", a.runs,
+                     "the outputs are N runs' outputs of one test set, concatenated (the reference repeated N times): "
+                     "a resample draws test sentences and keeps every run's line of each")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000000));
   paired->add_option("--threads", a.threads)->capture_default_str();
   paired->add_option("--resample-scores", a.dump_path, "write every resample's score: one line per system");
   add_bleu_flags(paired, a);
@@ -303,9 +309,15 @@ int run_paired(ScoreArgs& a, bool ar) {
                                                std::to_string(outputs[0].size()));
   const std::size_t n = outputs[0].size();
   synmt::eval::ResamplePlan plan;
-  if (!ar)
-    plan = a.indices_path.empty() ? synmt::eval::ResamplePlan::drawn(n, a.samples, a.seed)
+  if (!ar) {
+    if (n % a.runs != 0)
+      throw synmt::InputError(names[0], 0, "has " + std::to_string(n) + " lines: not " + std::to_string(a.runs) +
+                                               " runs of one test set (--runs)");
+    if (a.runs > 1 && !a.indices_path.empty())
+      throw synmt::ConfigError("paired-bs: --indices replays the given resamples; --runs cannot apply to them");
+    plan = a.indices_path.empty() ? synmt::eval::ResamplePlan::drawn(n, a.samples, a.seed, a.runs)
                                 : synmt::eval::ResamplePlan::replayed(synmt::eval::read_indices(a.indices_path, n), n);
+  }
   auto [stats, exact, resampled, signature] =
       synmt::eval::paired_metric(a.metric, outputs, refs, a.bleu_options, a.chrf_options, a.ribes_options, a.threads);
   std::vector<synmt::eval::BootstrapSummary> results;
@@ -332,7 +344,8 @@ int run_paired(ScoreArgs& a, bool ar) {
     dump.commit();
   }
   if (!ar)
-    signature += "|bs:" + std::to_string(plan.samples()) + (a.indices_path.empty() ? "|seed:" + std::to_string(a.seed) : "|indices:file");
+    signature += "|bs:" + std::to_string(plan.samples()) + (a.indices_path.empty() ? "|seed:" + std::to_string(a.seed) : "|indices:file") +
+                 (a.runs > 1 ? "|runs:" + std::to_string(a.runs) : "");
   if (a.format == "json") {
     std::printf("%s\n", synmt::eval::paired_report(names, results, signature, !ar).dump(1).c_str());
   } else {

@@ -97,6 +97,7 @@ struct TreesArgs {
   std::vector<std::string> systems;
   int samples = 1000, threads = 1;
   std::uint64_t seed = 12345;
+  std::size_t runs = 1;  // paired-bs: the trees are this many runs' trees of the gold sentences, one after another
 };
 
 struct Subcommands {
@@ -165,6 +166,11 @@ Subcommands declare(CLI::App& app, TreesArgs& a) {
   paired->add_option("systems", a.systems, "trees compared with the baseline")->required();
   paired->add_option("-m,--metric", a.metric, "da | ua")->capture_default_str()->check(CLI::IsMember({"da", "ua"}));
   paired->add_option("--samples", a.samples, "number of resamples")->capture_default_str()->check(CLI::Range(1, 1000000));
+  paired->add_option("--runs", a.runs,
+                     "the trees are N runs' trees of one gold set, concatenated (the gold repeated N times): a resample "
+                     "draws sentences and keeps every run's tree of each")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000000));
   paired->add_option("--seed", a.seed, "RNG seed for the resamples")->capture_default_str();
   paired->add_option("--threads", a.threads)->capture_default_str();
   for (auto* c : {uas, baselines, paired}) {
@@ -395,11 +401,14 @@ int run_paired(const TreesArgs& a) {
     stats.push_back(synmt::eval::attachment_rows(gold, synmt::eval::read_conllu(name), name, a.include_punct));
   const bool directed = a.metric == "da";
   const synmt::eval::ScoreFn score = [directed](const std::vector<double>& s) { return synmt::eval::attachment_from_rows(s, directed); };
-  const auto plan = synmt::eval::ResamplePlan::drawn(gold.size(), a.samples, a.seed);
+  if (gold.size() % a.runs != 0)
+    throw synmt::InputError(a.gold, 0, "has " + std::to_string(gold.size()) + " sentences: not " + std::to_string(a.runs) +
+                                           " runs of one gold set (--runs)");
+  const auto plan = synmt::eval::ResamplePlan::drawn(gold.size(), a.samples, a.seed, a.runs);
   const auto results = synmt::eval::paired_bootstrap(stats, score, score, plan, a.threads);
   const std::string signature = std::string("metric:") + a.metric + "|punct:" + (a.include_punct ? "yes" : "no") +
                                 "|unit:sentence|n:" + std::to_string(gold.size()) + "|bs:" + std::to_string(a.samples) +
-                                "|seed:" + std::to_string(a.seed);
+                                "|seed:" + std::to_string(a.seed) + (a.runs > 1 ? "|runs:" + std::to_string(a.runs) : "");
   if (a.format == "json") {
     std::printf("%s\n", synmt::eval::paired_report(names, results, signature, true).dump(1).c_str());
     return 0;

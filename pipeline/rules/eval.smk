@@ -95,6 +95,8 @@ rule significance:
         flags=lambda w: score_flags(w.pair, w.metric, paired=True),
         samples=config["bootstrap"]["samples"],
         seed=config["bootstrap"]["seed"],
+        # a seed group's runs are resampled by test sentence (every run's line of a drawn sentence)
+        runs=lambda w: len(experiment.runs_of(SYSTEMS, w.system, w.pair)),
     threads: config["threads"]
     wildcard_constraints:
         metric="bleu|chrf|ribes|bleu_tok",
@@ -106,4 +108,5 @@ rule significance:
         f"{WORK}/benchmarks/significance/{{pair}}.{{split}}.{{metric}}.{{baseline}}--{{system}}.tsv"
     shell:
         "{params.bin}/synmt-score paired-bs -r {input.ref} --metric {params.command} {params.flags} --samples {params.samples}"
-        " --seed {params.seed} --threads {threads} --format json --baseline {input.baseline} {input.system} > {output} 2> {log}"
+        " --seed {params.seed} --runs {params.runs} --threads {threads} --format json --baseline {input.baseline} {input.system}"
+        " > {output} 2> {log}"

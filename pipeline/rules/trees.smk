@@ -198,6 +198,7 @@ rule tree_significance:
         bin=BIN,
         samples=config["bootstrap"]["samples"],
         seed=config["bootstrap"]["seed"],
+        runs=lambda w: len(experiment.runs_of(SYSTEMS, w.system, w.pair)),  # resampled by sentence, as rule significance
     threads: config["threads"]
     wildcard_constraints:
         metric="da|ua",
@@ -210,4 +211,5 @@ rule tree_significance:
         f"{WORK}/benchmarks/significance/{{pair}}.{{split}}.{{metric}}.{{baseline}}--{{system}}.tsv"
     shell:
         "{params.bin}/synmt-trees paired-bs --gold {input.gold} --metric {wildcards.metric} --samples {params.samples}"
-        " --seed {params.seed} --threads {threads} --format json --baseline {input.baseline} {input.system} > {output} 2> {log}"
+        " --seed {params.seed} --runs {params.runs} --threads {threads} --format json --baseline {input.baseline} {input.system}"
+        " > {output} 2> {log}"

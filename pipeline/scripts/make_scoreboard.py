@@ -190,7 +190,10 @@ def scoreboard(docs):
              "trains every run to a convergence rule under an epoch cap, with 3 seeds for each paper's headline rows",
              "(`training` and `seeds` below; `training` says when the cap, not the rule, stopped runs). Claims a paper",
              "makes in its text without a number (`claims:` in `pipeline/papers/<paper>.yaml`) are read on the table that",
-             "measures them: their direction only. A verdict is a reading of these measurements, not a replication.", ""]
+             "measures them: their direction only. A verdict is a reading of these measurements, not a replication. "
+             "Seed-group comparisons measured before 2026-12-02 were tested by a bootstrap that drew the runs' "
+             "concatenated lines one by one, which makes p-values too small when runs agree; each such page says so "
+             "in its first note (the bootstrap now resamples by test sentence).", ""]
     for paper in sorted(papers):
         doc = yaml.safe_load(open(os.path.join(ROOT, "pipeline", "papers", f"{paper}.yaml"), encoding="utf-8"))
         lines += [f"## {doc['citation'].split(' (')[0]} ({doc['citation'].split('(')[1].split(')')[0]})", "",

@@ -261,7 +261,7 @@ def pvalue_commands(columns, paired_flags, results, boot):
         flags = f" {p['flags']}" if p["flags"] else ""
         ext = p["ext"]
         text = (f"`synmt-score paired-bs -r {results}/groups/references/PAIR/TEST.xN.{ext} --metric {p['command']}{flags} "
-                f"--samples {boot['samples']} --seed {boot['seed']} --baseline {results}/groups/BASELINE/PAIR/hyp.TEST.{ext} "
+                f"--samples {boot['samples']} --seed {boot['seed']} --runs N --baseline {results}/groups/BASELINE/PAIR/hyp.TEST.{ext} "
                 f"{results}/groups/SYSTEM/PAIR/hyp.TEST.{ext}`")
         forms.setdefault(text, []).append(col["label"])
     if len(forms) == 1:
@@ -427,16 +427,18 @@ def main(sm):
                          + ". Δ stays the difference to the group's mean.")
         if any("metric" in col for col in t["columns"]):
             notes.append(f"Paired bootstrap resampling (sacreBLEU's --paired-bs; no mark where both scores are identical), {boot['samples']} resamples, seed {boot['seed']}; "
-                         "a seed group is tested on the concatenation of its runs' hypotheses against the reference repeated once per run. "
+                         "a seed group is tested on the concatenation of its runs' hypotheses against the reference repeated once per run, "
+                         "resampled by test sentence (a resample keeps every run's translation of each sentence it draws: N runs, --runs N). "
                          "Δ is the difference of means to the first compared row. "
                          + pvalue_commands(t["columns"], sm.params.paired_flags, results, boot))
         if any("tested" in col for col in t["columns"]):
             notes.append(f"Attachment scores (DA, UA) are tested by paired bootstrap resampling over the treebank's sentences (the same "
                          f"procedure; a sentence's words are resampled together), {boot['samples']} resamples, seed {boot['seed']}; "
-                         "a seed group is tested on the concatenation of its runs' trees against the gold trees repeated once per run. "
+                         "a seed group is tested on the concatenation of its runs' trees against the gold trees repeated once per run, "
+                         "resampled by sentence (every run's tree of a drawn sentence: --runs N). "
                          "Δ is the difference of means to the first compared row. To reproduce a p-value: "
                          f"`synmt-trees paired-bs --gold {results}/groups/references/PAIR/SPLIT.xN.conllu --metric da|ua --samples {boot['samples']} "
-                         f"--seed {boot['seed']} --baseline {results}/groups/BASELINE/PAIR/trees.SPLIT.conllu {results}/groups/SYSTEM/PAIR/trees.SPLIT.conllu`.")
+                         f"--seed {boot['seed']} --runs N --baseline {results}/groups/BASELINE/PAIR/trees.SPLIT.conllu {results}/groups/SYSTEM/PAIR/trees.SPLIT.conllu`.")
     if any(len(v) > 1 for v in measured.values()):
         notes.append("Seed groups: mean ± sample standard deviation (n − 1) over the runs.")
         each = runs_note(t["rows"], columns, cells, measured, runs)

@@ -194,7 +194,7 @@ def test_pvalue_commands_print_the_significance_rules_flags():
     cols = [{"label": "De-En", "metric": "bleu"}, {"label": "UAS", "stat": {"key": "ua.all"}}]
     one = mt.pvalue_commands(cols, {0: {"command": "bleu", "flags": "", "ext": "txt"}}, "r", boot)
     assert one == ("To reproduce a p-value: `synmt-score paired-bs -r r/groups/references/PAIR/TEST.xN.txt --metric bleu "
-                   "--samples 1000 --seed 12345 --baseline r/groups/BASELINE/PAIR/hyp.TEST.txt r/groups/SYSTEM/PAIR/hyp.TEST.txt`.")
+                   "--samples 1000 --seed 12345 --runs N --baseline r/groups/BASELINE/PAIR/hyp.TEST.txt r/groups/SYSTEM/PAIR/hyp.TEST.txt`.")
     cols = [{"label": "En-De", "metric": "bleu_tok"}, {"label": "En-Ja", "metric": "ribes"}, {"label": "En-Fr", "metric": "bleu_tok"}]
     # the flags as the rule's params reach the script (Snakemake may hand the keys over as strings)
     flags = {"0": {"command": "bleu", "flags": "-t none -s none", "ext": "tok"},
