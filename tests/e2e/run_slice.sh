@@ -28,7 +28,7 @@ grep -q '100 resamples, seed 12345' "$table" || { echo "bootstrap settings not s
 test "$(wc -l < "$T/results/systems/rnn_demo.s1/hyp.test.txt")" -eq 500 || { echo "wrong hypothesis count"; exit 1; }
 test "$(wc -l < "$T/results/systems/rnn_demo.s2/hyp.test2017.txt")" -eq 500 || { echo "second test set not decoded"; exit 1; }
 # the table's numbers are the runs' numbers: the group mean, and a p-value recomputed by hand with
-# synmt-score paired-bs on the concatenated hypotheses equals the CSV's
+# synmt-score paired-bs on the concatenated hypotheses (two runs each, resampled by sentence) equals the CSV's
 "$VENV/bin/python" - "$T" "$BUILD/bin/synmt-score" <<'PY' || exit 1
 import csv, json, statistics, subprocess, sys
 T, score = sys.argv[1], sys.argv[2]
@@ -42,7 +42,7 @@ ref = f"{T}/work/multi30k_en_de/raw/test.tgt"
 two = open(ref).read() * 2
 open(f"{T}/ref.x2", "w").write(two)
 out = subprocess.run([score, "paired-bs", "-r", f"{T}/ref.x2", "--metric", "bleu", "--samples", "100", "--seed", "12345",
-                      "--format", "json", "--baseline", f"{G}/rnn_demo/multi30k_en_de/hyp.test.txt",
+                      "--runs", "2", "--format", "json", "--baseline", f"{G}/rnn_demo/multi30k_en_de/hyp.test.txt",
                       f"{G}/transformer_demo/multi30k_en_de/hyp.test.txt"], check=True, capture_output=True, text=True).stdout
 p = json.loads(out)[1]["p_value"]
 listed = rows[("Transformer", "BLEU")]["p_values"]
