@@ -237,10 +237,13 @@ def comparison_verdict(paper, rows, row, col, ci, comp, cell, measured, decimals
         sig = entry["score"] != base["score"] and entry["p_value"] < MARK_LEVELS[0]  # what marks_for marks
         mark = marks_for(entry["p_value"], test["marks"]) if entry["score"] != base["score"] else ""
         tested_delta = DISPLAY_SCALE.get(col.get("metric"), 1.0) * (entry["score"] - base["score"])
-        if "seed" in test and tested_delta * measured_delta < 0 and mark:
-            # the one-seed pair the test compares points the other way than the seed group's mean,
-            # significantly: that says nothing for Δ's direction
-            mark = f" (seed-{test['seed']} pair {tested_delta:+.{decimals}f}{mark})"
+        if tested_delta * measured_delta < 0 and mark:
+            # what the test compares points the other way than Δ, significantly: the one-seed pair
+            # (a one-run row against a group's run of that seed), or two groups' concatenated
+            # outputs, whose corpus scores are not the means of their runs' scores (BLEU of a
+            # concatenation weighs long outputs more); that says nothing for Δ's direction
+            what = f"seed-{test['seed']} pair" if "seed" in test else "concatenated runs"
+            mark = f" ({what} {tested_delta:+.{decimals}f}{mark})"
             sig, conflicting = False, True
     result = verdicts.verdict(paper_delta, paper_sig, measured_delta, sig, conflicting)
     return verdicts.verdict_text(comp["row"], paper_delta, paper_mark, measured_delta, mark, result, decimals), result

@@ -143,6 +143,23 @@ def test_a_seed_pair_pointing_against_the_group_mean_is_no_evidence(tmp_path):
     assert result == "agrees" and "here +0.47‡" in text, text
 
 
+def test_concatenated_groups_pointing_against_the_means_are_no_evidence(tmp_path):
+    # two 3-run groups: the means differ by +0.20, the concatenations' corpus BLEU by -0.30 (a
+    # corpus score is not the mean of its runs' scores), significantly
+    paper = {"rows": {"Base": {"BLEU": 26.6}, "New": {"BLEU": 27.4}}, "marks": {}, "mark_against": {}}
+    rows = [{"label": "Base", "paper": "Base"}, {"label": "New", "paper": "New"}]
+    test = write(tmp_path / "sig.json", [{"score": 30.0}, {"score": 29.7, "p_value": 0.01}])
+    comp = {"row": "Base", "marks": ["†", "‡"]}
+    cell = {"tests": [{"row": "Base", "marks": ["†", "‡"], "file": test}]}
+    measured = {("Base", 0): [29.0, 30.0, 31.0], ("New", 0): [29.2, 30.2, 31.2]}
+    text, result = mt.comparison_verdict(paper, rows, rows[1], {"paper": "BLEU"}, 0, comp, cell, measured, 2)
+    assert result == "not significant", text
+    assert "here +0.20 (concatenated runs -0.30†)" in text, text
+    write(tmp_path / "sig.json", [{"score": 30.0}, {"score": 30.2, "p_value": 0.01}])  # the same way: agrees
+    text, result = mt.comparison_verdict(paper, rows, rows[1], {"paper": "BLEU"}, 0, comp, cell, measured, 2)
+    assert result == "agrees" and "here +0.20†" in text, text
+
+
 def test_seed_level_p_is_welchs_t_test():
     # Welch's t by hand for a = [3, 4, 5], b = [1, 2, 3]:
     # t = (4 - 2) / sqrt(1/3 + 1/3) = 2.449, df = 4 -> two-sided p = 0.0705 (t tables)
