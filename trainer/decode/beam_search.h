@@ -10,7 +10,10 @@
 // Hashimoto & Tsuruoka's eq. (10) ends with the end of the sentence. A hypothesis cut at the
 // maximum length is read as ended there (its output is emitted as one that ended), so it too has
 // L_y = words + 1, in the normaliser and in the prior alike; fairseq, which forces </s> at its
-// maximum length, counts it the same way.
+// maximum length, counts the length the same way but also adds the forced </s>'s log-probability
+// to the score, which this search does not (it matters only for hypotheses that reach the
+// maximum length). No minimum length: an output that ends at its first step can win (fairseq's
+// min_len of 1 forbids it).
 #include <cstdint>
 #include <functional>
 #include <memory>

@@ -19,7 +19,10 @@ struct LrSchedule {
 };
 
 // The rate of update number `step` (1-based) in epoch `epoch` (1-based) for base rate `lr`.
-// inverse_sqrt is fairseq's: warm-up to lr at `warmup_steps`, then lr * sqrt(warmup_steps / step).
+// inverse_sqrt is fairseq's formula: warm-up to lr at `warmup_steps`, then lr * sqrt(warmup_steps /
+// step). fairseq sets the rate of update n from its count before it (step_update(n - 1)), so its
+// schedule runs one update behind this one: the peak at update warmup_steps + 1 there, a relative
+// difference below 1 / (2 n) after the warm-up.
 double scheduled_lr(const LrSchedule& schedule, double lr, int64_t step, int epoch);
 
 }  // namespace synmt
