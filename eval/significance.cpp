@@ -147,8 +147,8 @@ std::vector<double> column_totals(const SegmentStats& s) {
 // Narrow types halve or quarter the memory traffic of these random row reads, which dominate:
 // integer statistics below 2^16 are stored as uint16 and summed in int32 (exact while
 // segments x largest value < 2^31); other integers below the float range (sums < 2^24 for any
-// resample) in float; anything else (RIBES' real-valued scores) in double. Up to 8 threads (the
-// CPU's hardware threads) split the resamples. AVX-512 and AVX2 clones are chosen at run time where the CPU has them (GCC function
+// resample) in float; anything else (RIBES' real-valued scores) in double. The caller's
+// `threads` workers split the resamples. AVX-512 and AVX2 clones are chosen at run time where the CPU has them (GCC function
 // multi-versioning).
 // The inner loop in a restrict-qualified helper so that it vectorises.
 template <class Acc, class Cell>

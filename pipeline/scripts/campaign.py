@@ -292,7 +292,7 @@ def campaign(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml")
 # preparation steps (language filter, SentencePiece, parsers, parse caches), which otherwise wait for
 # both cores while a training runs: with --prioritize (or a pair prepared after another pair's runs
 # started) one core idled for the whole of a training (+C&H's, 2026-11-29)
-HALF_CORE_RULES = ("train", "translate", "analysis_dump", "significance", "langid_filter_train", "langid_filter_clean",
+HALF_CORE_RULES = ("train", "translate", "analysis_dump", "significance", "tree_significance", "langid_filter_train", "langid_filter_clean",
                    "langid_set", "learn_spm", "apply_spm", "train_parser", "parse_corpus", "pretrain_lgp_parser")
 
 

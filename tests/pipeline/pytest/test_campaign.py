@@ -22,7 +22,7 @@ def test_one_command_per_round2_experiment_in_the_plans_order(tmp_path):
     assert "--configfile pipeline/config/experiments/sa_nmt.mini.yaml" in first
     assert "--configfile pipeline/config/experiments/lgp.mini.yaml" in second
     # two trainings side by side, each on half the cores; resumes after an interruption
-    assert first.endswith("--set-threads train=2 translate=2 analysis_dump=2 significance=2 langid_filter_train=2 langid_filter_clean=2 "
+    assert first.endswith("--set-threads train=2 translate=2 analysis_dump=2 significance=2 tree_significance=2 langid_filter_train=2 langid_filter_clean=2 "
                           "langid_set=2 learn_spm=2 apply_spm=2 train_parser=2 parse_corpus=2 pretrain_lgp_parser=2")
     assert "--cores 4" in first and "--rerun-incomplete" in first
     # every rule named is one of the pipeline's threaded rules (a renamed rule would be set silently otherwise)
