@@ -71,6 +71,12 @@ def check_file(path):
             for ckey in row:
                 if ckey not in cols or ckey not in t.get("rows", {}).get(rkey, {}):
                     errs.append(f"{w}: mark on empty cell {rkey!r}/{ckey!r}")
+        # marks_unknown: the paper prints significance marks in this table that the transcription
+        # could not read; verdicts then need a significant result where the sign alone would do
+        if "marks_unknown" in t and not isinstance(t["marks_unknown"], bool):
+            errs.append(f"{w}: marks_unknown is true or false")
+        if t.get("marks_unknown") and t.get("marks"):
+            errs.append(f"{w}: marks_unknown with recorded marks")
         if not isinstance(t.get("notes", []), list):
             errs.append(f"{w}: notes must be a list")
     for i, c in enumerate(doc.get("claims") or []):

@@ -135,7 +135,8 @@ def render(table_name, header, rows, experiment, paper):
                 # table was made with its bootstrap, which its verdict text then shows
                 tested = "metric" in col or ("bootstrap" in col.get("stat", {}) and (r[0], header[ci], comp["row"]) in written)
                 significant = bool(measured_mark) and not seed_note  # a seed pair against the mean is no evidence
-                result = verdicts.verdict(round(p_row - p_base, 6), bool(paper_mark), delta,
+                result = verdicts.verdict(round(p_row - p_base, 6),
+                                          verdicts.paper_significance(paper, rs.get("paper", r[0]), pcol, base_key), delta,
                                           significant if tested else None, conflicting=bool(seed_note))
                 results.append(result)
                 texts.append(verdicts.verdict_text(comp["row"], round(p_row - p_base, 6), paper_mark,

@@ -228,7 +228,7 @@ def comparison_verdict(paper, rows, row, col, ci, comp, cell, measured, decimals
         return "", None
     paper_delta = round(p_row - p_base, 6)
     paper_mark = verdicts.paper_marks(paper, row["paper"], col["paper"], base_row.get("paper"))
-    paper_sig = bool(paper_mark)
+    paper_sig = verdicts.paper_significance(paper, row["paper"], col["paper"], base_row.get("paper"))
     measured_delta = statistics.fmean(measured[(row["label"], ci)]) - statistics.fmean(measured[(comp["row"], ci)])
     test = next((x for x in cell["tests"] if x["row"] == comp["row"]), None)
     mark, sig, conflicting = "", None, False
@@ -460,7 +460,10 @@ def main(sm):
                      "the bootstrap mark): agrees = same sign, and significant here where the paper's was; not significant = "
                      "neither agreement nor a significant contradiction; contradicts = significant here with the opposite sign; "
                      "untested = a statistic without a significance test, its sign only."
-                     + ("" if paper_marks_recorded else " The paper's significance marks are not recorded for this table: "
+                     + (" The paper marks significance in this table, but its marks are not recorded here (not legible in the "
+                        "text transcribed): a same-sign difference agrees only where it is significant here, as against a marked "
+                        "one." if paper.get("marks_unknown") else
+                        "" if paper_marks_recorded else " The paper's significance marks are not recorded for this table: "
                         "its differences count as unmarked."))
         notes.append(verdicts.tally_line(verdicts.tally(all_verdicts)))
     write_table(sm.output.csv, sm.output.md, t["title"], md_cols, md_rows, notes, header=header, csv_cols=csv_cols,

@@ -3,9 +3,11 @@ column), computed from the data: the paper's difference and whether the paper ma
 the measured difference and whether the paired bootstrap finds it significant here.
 
     agrees            same sign, and significant here where the paper's was (a paper difference
-                      without a significance mark needs only the sign)
+                      without a significance mark needs only the sign; where the paper marks its
+                      table but the marks are unknown, significance here is needed too)
     not significant   the measured difference is not significant, and the sign alone cannot agree:
-                      opposite sign, or same sign where the paper's difference was significant
+                      opposite sign, or same sign where the paper's difference was (or may have
+                      been) significant
     contradicts       significant here, with the opposite sign to the paper's
     same direction (untested) / opposite direction (untested)
                       a statistic without a significance test (e.g. a head distance): the sign only
@@ -31,7 +33,11 @@ def sign(x):
 
 
 def verdict(paper_delta, paper_significant, measured_delta, measured_significant, conflicting=False):
-    """paper_significant: bool (the paper's marks were recorded for this cell's table);
+    """paper_significant: True or False where the paper's marks were recorded for this cell's
+    table, None where the paper marks the table but its marks are unknown (`marks_unknown`): the
+    sign alone agrees only with an unmarked paper difference, so an unknown one needs a
+    significant result here as a marked one does (a same-sign difference within noise is no
+    evidence for a claim the paper may have backed with its test);
     measured_significant: bool, or None when the statistic has no significance test; conflicting:
     the only test there is (a one-run row against the seed group's run of the same seed) is
     significant in the direction opposite to the means' difference, so the measurement neither
@@ -44,7 +50,7 @@ def verdict(paper_delta, paper_significant, measured_delta, measured_significant
         return NOT_SIGNIFICANT
     if sign(paper_delta) == 0:
         return CONTRADICTS if measured_significant else AGREES
-    if sign(paper_delta) == sign(measured_delta) and (measured_significant or not paper_significant):
+    if sign(paper_delta) == sign(measured_delta) and (measured_significant or paper_significant is False):
         return AGREES
     if sign(paper_delta) == -sign(measured_delta) and measured_significant:
         return CONTRADICTS
@@ -59,6 +65,15 @@ def paper_marks(paper, row_key, column, base_key):
     cell = ((paper.get("marks") or {}).get(row_key) or {}).get(column, "")
     own = (paper.get("mark_against") or {}).get(base_key, [])
     return "".join(m for m in own if m in cell)
+
+
+def paper_significance(paper, row_key, column, base_key):
+    """Whether the paper marks the comparison (row_key against base_key, in column) significant:
+    True or False by its recorded marks; None for a table whose marks the paper prints but the
+    transcription could not read (`marks_unknown: true` in pipeline/papers/*.yaml)."""
+    if paper.get("marks_unknown"):
+        return None
+    return bool(paper_marks(paper, row_key, column, base_key))
 
 
 def mark_legend(paper):

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The verdict rule on a hand table: every branch (agree / not significant / contradict / untested,
-with and without the paper's significance marks, a zero paper difference), and the tally line's
+with and without the paper's significance marks, marks unknown, a zero paper difference), and the tally line's
 round trip. Run by ctest (pipeline_verdict)."""
 import os
 import sys
@@ -24,6 +24,10 @@ HAND_TABLE = [
     (0.0, False, -0.9, True, v.CONTRADICTS),
     (+2.1, False, +1.2, None, v.SAME_UNTESTED),     # a statistic without a test
     (+2.1, True, -1.2, None, v.OPPOSITE_UNTESTED),
+    (+0.8, None, +0.07, False, v.NOT_SIGNIFICANT),  # the paper's marks unknown: the sign alone is not enough
+    (+0.8, None, +0.9, True, v.AGREES),
+    (+0.8, None, -0.9, True, v.CONTRADICTS),
+    (+0.8, None, -0.2, False, v.NOT_SIGNIFICANT),
     (None, False, +1.0, True, None),                # the paper has no number for one of the rows
     (+1.0, False, None, True, None),
 ]
@@ -36,17 +40,23 @@ def main():
         if got != expected:
             failures.append(f"verdict({paper_delta}, {paper_sig}, {measured}, {measured_sig}) = {got!r}, expected {expected!r}")
     counts = v.tally([row[-1] for row in HAND_TABLE])
-    expected_counts = {v.AGREES: 4, v.NOT_SIGNIFICANT: 4, v.CONTRADICTS: 4, v.SAME_UNTESTED: 1, v.OPPOSITE_UNTESTED: 1}
+    expected_counts = {v.AGREES: 5, v.NOT_SIGNIFICANT: 6, v.CONTRADICTS: 5, v.SAME_UNTESTED: 1, v.OPPOSITE_UNTESTED: 1}
     if counts != expected_counts:
         failures.append(f"tally {counts} != {expected_counts}")
     line = v.tally_line(counts)
-    if line != ("Reproduction tally: 14 comparisons with a paper difference: 4 agrees, 4 not significant, 4 contradicts, "
+    if line != ("Reproduction tally: 18 comparisons with a paper difference: 5 agrees, 6 not significant, 5 contradicts, "
                 "1 same direction (untested), 1 opposite direction (untested)."):
         failures.append(f"tally line: {line}")
     if v.parse_tally(line) != counts:
         failures.append(f"parse_tally({line!r}) = {v.parse_tally(line)}")
     if v.parse_tally(v.tally_line({})) is not None or v.parse_tally("Reading: 3 agree.") is not None:
         failures.append("parse_tally accepted a line that tallies nothing")
+    # paper_significance: a table whose marks are unknown answers None, whatever its cells
+    table = {"marks": {"New": {"BLEU": "‡"}}, "mark_against": {"Base": ["†", "‡"]}}
+    got = (v.paper_significance(table, "New", "BLEU", "Base"), v.paper_significance(table, "Old", "BLEU", "Base"),
+           v.paper_significance({"rows": {}, "marks_unknown": True}, "New", "BLEU", "Base"))
+    if got != (True, False, None):
+        failures.append(f"paper_significance: {got}")
     one = v.tally_line({v.AGREES: 1})
     if v.parse_tally(one) != {v.AGREES: 1} or "1 comparison with" not in one:
         failures.append(f"singular tally: {one}")

@@ -160,6 +160,24 @@ def test_concatenated_groups_pointing_against_the_means_are_no_evidence(tmp_path
     assert result == "agrees" and "here +0.20†" in text, text
 
 
+def test_a_paper_table_with_unknown_marks_needs_significance_to_agree(tmp_path):
+    # Pascal's Table 3: the paper marks significance, the transcription could not read the marks;
+    # a same-sign difference within noise is then not agreement, as against a marked difference
+    paper = {"rows": {"Base": {"BLEU": 26.6}, "New": {"BLEU": 27.4}}, "marks_unknown": True}
+    rows = [{"label": "Base", "paper": "Base"}, {"label": "New", "paper": "New"}]
+    test = write(tmp_path / "sig.json", [{"score": 39.7}, {"score": 39.8, "p_value": 0.4}])
+    comp = {"row": "Base", "marks": ["†", "‡"]}
+    cell = {"tests": [{"row": "Base", "marks": ["†", "‡"], "file": test}]}
+    measured = {("Base", 0): [40.45, 39.13, 39.64], ("New", 0): [40.23, 38.82, 40.40]}
+    text, result = mt.comparison_verdict(paper, rows, rows[1], {"paper": "BLEU"}, 0, comp, cell, measured, 2)
+    assert result == "not significant", text
+    assert mt.comparison_verdict({**paper, "marks_unknown": False}, rows, rows[1], {"paper": "BLEU"}, 0, comp, cell,
+                                 measured, 2)[1] == "agrees"  # unmarked: the sign suffices
+    write(tmp_path / "sig.json", [{"score": 39.7}, {"score": 40.5, "p_value": 0.004}])
+    measured[("New", 0)] = [41.0, 40.0, 40.5]
+    assert mt.comparison_verdict(paper, rows, rows[1], {"paper": "BLEU"}, 0, comp, cell, measured, 2)[1] == "agrees"
+
+
 def test_seed_level_p_is_welchs_t_test():
     # Welch's t by hand for a = [3, 4, 5], b = [1, 2, 3]:
     # t = (4 - 2) / sqrt(1/3 + 1/3) = 2.449, df = 4 -> two-sided p = 0.0705 (t tables)
