@@ -107,3 +107,18 @@ def test_a_checkpoint_of_initial_parameters_is_no_run_of_the_rule():
     budget = BUDGET.replace("nmt: ", "init: no training (learning rate 0; the initial parameters, saved after 1 update); nmt: ")
     line = reached("init.sa_mini_en_de 1 / 1", "nmt.sa_mini_en_de 6 / 5442")
     assert make_scoreboard.training_label(budget, line) == "to convergence"
+
+
+def test_a_round2_table_not_on_its_page_yet_is_listed_with_its_cost(tmp_path, monkeypatch):
+    # the page measures the headline table; the plan's other round-2 table of the paper (its one-seed
+    # rows) is still training: its comparisons must not vanish from the scoreboard meanwhile
+    page = make_scoreboard.ROOT + "/docs/results/pascal.mini.md"
+    (tmp_path / "pascal.mini.md").write_text(open(page, encoding="utf-8").read())
+    plan = [{"paper": "pascal", "experiment": "pascal.mini", "table": "pascal_table3_de_en_headline", "round2": True,
+             "runs": 6, "new_runs": 6, "cpu_hours": 35.4, "runs_from": []},
+            {"paper": "pascal", "experiment": "pascal.mini", "table": "pascal_table3_de_en", "round2": True,
+             "runs": 9, "new_runs": 3, "cpu_hours": 29.8, "runs_from": ["pascal_table3_de_en_headline"]}]
+    monkeypatch.setattr(make_scoreboard.campaign, "campaign", lambda: plan)
+    text = make_scoreboard.scoreboard(str(tmp_path))
+    assert "Round 2, not on the page yet" in text and "`pascal_table3_de_en` planned (3 new runs, 29.8 CPU-h est.)" in text
+    assert "`pascal_table3_de_en_headline` planned" not in text  # measured: a row of the table above
