@@ -8,8 +8,12 @@ include: "helpers/tables.smk"
 # The commit here is the checkout's when the run finished; the tables prefer the commits of the
 # trainer builds that trained the run, which newer summaries list (run_record.py).
 rule provenance:
-    """When and from which commit a run's results were recorded: the date is the training
-    summary's modification time, never the clock of whoever regenerates a table."""
+    """When and from which checkout a run's results were recorded: the date is the training
+    summary's modification time, never the clock of whoever regenerates a table; the commit is the
+    checkout's when this rule last ran (Snakemake runs it again when the summary or this rule
+    changes), not necessarily the build that trained. The builds that trained are the summary's
+    sessions (run_record.commits), which the tables print; this commit stands in only for summaries
+    written before the trainer recorded its sessions."""
     input:
         summary=f"{RESULTS}/systems/{{system}}/summary.json",
     output:

@@ -3,7 +3,8 @@ that trained it. Summaries written since the trainer records its build list one 
 and machine that trained the run ("sessions": commit, hardware, from_step, ranks), so a run resumed
 on a lent GPU or by a newer build names each. Older summaries name only the hardware of the last
 session and no build: the commit of the checkout that recorded the run's provenance.json (the
-provenance rule, when the run finished) stands in."""
+provenance rule, when it last ran: at the run's end, or later where Snakemake ran it again)
+stands in."""
 
 
 def hardware(summary):
