@@ -250,6 +250,17 @@ def comparison_verdict(paper, rows, row, col, ci, comp, cell, measured, decimals
 
 
 
+def paper_marks_note(paper, recorded):
+    """The verdict note's sentence on the paper's own marks: unknown (printed, not legible), not
+    recorded (its differences count as unmarked), or nothing where they are recorded."""
+    if paper.get("marks_unknown"):
+        return (" The paper marks significance in this table, but its marks are not recorded here (not legible in the "
+                "text transcribed): a same-sign difference agrees only where it is significant here, as against a marked one.")
+    if recorded:
+        return ""
+    return " The paper's significance marks are not recorded for this table: its differences count as unmarked."
+
+
 def pvalue_commands(columns, paired_flags, results, boot):
     """The note's commands that reproduce a metric column's p-values: the significance rule's own
     sub-command and flags (paired_flags: column index -> {"command", "flags", "ext"}, from
@@ -460,11 +471,7 @@ def main(sm):
                      "the bootstrap mark): agrees = same sign, and significant here where the paper's was; not significant = "
                      "neither agreement nor a significant contradiction; contradicts = significant here with the opposite sign; "
                      "untested = a statistic without a significance test, its sign only."
-                     + (" The paper marks significance in this table, but its marks are not recorded here (not legible in the "
-                        "text transcribed): a same-sign difference agrees only where it is significant here, as against a marked "
-                        "one." if paper.get("marks_unknown") else
-                        "" if paper_marks_recorded else " The paper's significance marks are not recorded for this table: "
-                        "its differences count as unmarked."))
+                     + paper_marks_note(paper, paper_marks_recorded))
         notes.append(verdicts.tally_line(verdicts.tally(all_verdicts)))
     write_table(sm.output.csv, sm.output.md, t["title"], md_cols, md_rows, notes, header=header, csv_cols=csv_cols,
                 csv_rows=csv_rows)
