@@ -51,7 +51,7 @@ def read_metrics(path):
             if key not in rec:
                 raise InputError(path, line_no, f"a \"{kind}\" record without \"{key}\"")
         values = {k: number(v, path, line_no, k) for k, v in rec.items()
-                  if k in ("step", "epoch", "loss", "nll", "valid_ppl", "valid_bleu") or k.startswith("aux_")}
+                  if k in ("step", "epoch", "loss", "nll", "valid_ppl", "valid_tokens", "valid_bleu") or k.startswith("aux_")}
         if not math.isfinite(values["step"]):
             raise InputError(path, line_no, "\"step\" is not a finite number")
         kept = series[kind]
