@@ -104,42 +104,46 @@ def test_formatting():
     assert (mt.fmt(None, 2), mt.fmt(1.234, 1), mt.signed(0.5, 2), mt.signed(-0.5, 1)) == ("", "1.2", "+0.50", "-0.5")
 
 
+ROWS = [{"label": "Base", "paper": "Base"}, {"label": "New", "paper": "New"}]
+COMPARISON = {"row": "Base", "marks": ["†", "‡"]}
+
+
+def new_vs_base(tmp_path, paper, bootstrap, measured, metric="BLEU", **test):
+    """(text, verdict) of row New against Base in column 0, the bootstrap's file holding
+    bootstrap = (Base's score, New's score, p); test: the test entry's other fields (seed, seed_row)."""
+    base, new, p = bootstrap
+    path = write(tmp_path / "sig.json", [{"score": base}, {"score": new, "p_value": p}])
+    cell = {"tests": [{"row": "Base", "marks": ["†", "‡"], "file": path, **test}]}
+    return mt.comparison_verdict(paper, ROWS, ROWS[1], {"paper": metric}, 0, COMPARISON, cell, measured, 2)
+
+
 def test_comparison_verdict_from_files(tmp_path):
     paper = {"rows": {"Base": {"BLEU": 30.0}, "New": {"BLEU": 31.3}}, "marks": {"New": {"BLEU": "‡"}},
              "mark_against": {"Base": ["†", "‡"]}}
-    rows = [{"label": "Base", "paper": "Base"}, {"label": "New", "paper": "New"}]
-    test = write(tmp_path / "sig.json", [{"score": 20.0}, {"score": 20.9, "p_value": 0.003}])
-    comp = {"row": "Base", "marks": ["†", "‡"]}
-    cell = {"tests": [{"row": "Base", "marks": ["†", "‡"], "file": test}]}
     measured = {("Base", 0): [20.0], ("New", 0): [20.9]}  # (row, column) -> the runs' values
-    text, result = mt.comparison_verdict(paper, rows, rows[1], {"paper": "BLEU"}, 0, comp, cell, measured, 2)
+    text, result = new_vs_base(tmp_path, paper, (20.0, 20.9, 0.003), measured)
     assert result == "agrees", text
     assert text.startswith("vs Base: paper +1.30‡") and "+0.90‡" in text
     # the measured difference the other way round, significant: a contradiction
     measured[("New", 0)] = [19.0]
-    write(tmp_path / "sig.json", [{"score": 20.0}, {"score": 19.0, "p_value": 0.003}])
-    assert mt.comparison_verdict(paper, rows, rows[1], {"paper": "BLEU"}, 0, comp, cell, measured, 2)[1] == "contradicts"
+    assert new_vs_base(tmp_path, paper, (20.0, 19.0, 0.003), measured)[1] == "contradicts"
 
 
 def test_a_seed_pair_pointing_against_the_group_mean_is_no_evidence(tmp_path):
     # New (one run) against Base's seed-1 run: seed 1 scored far above New, Base's mean is below it
     paper = {"rows": {"Base": {"DA": 17.0}, "New": {"DA": 31.7}}, "marks": {"New": {"DA": "‡"}},
              "mark_against": {"Base": ["†", "‡"]}}  # marked: a test must back Δ
-    rows = [{"label": "Base", "paper": "Base"}, {"label": "New", "paper": "New"}]
-    test = write(tmp_path / "sig.json", [{"score": 19.6}, {"score": 11.1, "p_value": 0.001}])
-    comp = {"row": "Base", "marks": ["†", "‡"]}
-    cell = {"tests": [{"row": "Base", "marks": ["†", "‡"], "file": test, "seed": 1, "seed_row": "Base"}]}
     measured = {("Base", 0): [19.6, 4.9, 7.4], ("New", 0): [11.1]}
-    text, result = mt.comparison_verdict(paper, rows, rows[1], {"paper": "DA"}, 0, comp, cell, measured, 2)
+    seed_pair = {"seed": 1, "seed_row": "Base"}
+    text, result = new_vs_base(tmp_path, paper, (19.6, 11.1, 0.001), measured, "DA", **seed_pair)
     assert result == "not significant", text
     assert "here +0.47 (seed-1 pair -8.50‡)" in text, text
     # also where the paper's difference is unmarked (the means' sign alone would otherwise agree): the
     # only test there is points the other way, significantly
     unmarked = {**paper, "marks": {}}
-    assert mt.comparison_verdict(unmarked, rows, rows[1], {"paper": "DA"}, 0, comp, cell, measured, 2)[1] == "not significant"
+    assert new_vs_base(tmp_path, unmarked, (19.6, 11.1, 0.001), measured, "DA", **seed_pair)[1] == "not significant"
     # the same pair pointing the way of the mean keeps its mark
-    write(tmp_path / "sig.json", [{"score": 4.0}, {"score": 11.1, "p_value": 0.001}])
-    text, result = mt.comparison_verdict(paper, rows, rows[1], {"paper": "DA"}, 0, comp, cell, measured, 2)
+    text, result = new_vs_base(tmp_path, paper, (4.0, 11.1, 0.001), measured, "DA", **seed_pair)
     assert result == "agrees" and "here +0.47‡" in text, text
 
 
@@ -147,16 +151,11 @@ def test_concatenated_groups_pointing_against_the_means_are_no_evidence(tmp_path
     # two 3-run groups: the means differ by +0.20, the concatenations' corpus BLEU by -0.30 (a
     # corpus score is not the mean of its runs' scores), significantly
     paper = {"rows": {"Base": {"BLEU": 26.6}, "New": {"BLEU": 27.4}}, "marks": {}, "mark_against": {}}
-    rows = [{"label": "Base", "paper": "Base"}, {"label": "New", "paper": "New"}]
-    test = write(tmp_path / "sig.json", [{"score": 30.0}, {"score": 29.7, "p_value": 0.01}])
-    comp = {"row": "Base", "marks": ["†", "‡"]}
-    cell = {"tests": [{"row": "Base", "marks": ["†", "‡"], "file": test}]}
     measured = {("Base", 0): [29.0, 30.0, 31.0], ("New", 0): [29.2, 30.2, 31.2]}
-    text, result = mt.comparison_verdict(paper, rows, rows[1], {"paper": "BLEU"}, 0, comp, cell, measured, 2)
+    text, result = new_vs_base(tmp_path, paper, (30.0, 29.7, 0.01), measured)
     assert result == "not significant", text
     assert "here +0.20 (concatenated runs -0.30†)" in text, text
-    write(tmp_path / "sig.json", [{"score": 30.0}, {"score": 30.2, "p_value": 0.01}])  # the same way: agrees
-    text, result = mt.comparison_verdict(paper, rows, rows[1], {"paper": "BLEU"}, 0, comp, cell, measured, 2)
+    text, result = new_vs_base(tmp_path, paper, (30.0, 30.2, 0.01), measured)  # the same way: agrees
     assert result == "agrees" and "here +0.20†" in text, text
 
 
@@ -164,18 +163,13 @@ def test_a_paper_table_with_unknown_marks_needs_significance_to_agree(tmp_path):
     # Pascal's Table 3: the paper marks significance, the transcription could not read the marks;
     # a same-sign difference within noise is then not agreement, as against a marked difference
     paper = {"rows": {"Base": {"BLEU": 26.6}, "New": {"BLEU": 27.4}}, "marks_unknown": True}
-    rows = [{"label": "Base", "paper": "Base"}, {"label": "New", "paper": "New"}]
-    test = write(tmp_path / "sig.json", [{"score": 39.7}, {"score": 39.8, "p_value": 0.4}])
-    comp = {"row": "Base", "marks": ["†", "‡"]}
-    cell = {"tests": [{"row": "Base", "marks": ["†", "‡"], "file": test}]}
     measured = {("Base", 0): [40.45, 39.13, 39.64], ("New", 0): [40.23, 38.82, 40.40]}
-    text, result = mt.comparison_verdict(paper, rows, rows[1], {"paper": "BLEU"}, 0, comp, cell, measured, 2)
+    text, result = new_vs_base(tmp_path, paper, (39.7, 39.8, 0.4), measured)
     assert result == "not significant", text
-    assert mt.comparison_verdict({**paper, "marks_unknown": False}, rows, rows[1], {"paper": "BLEU"}, 0, comp, cell,
-                                 measured, 2)[1] == "agrees"  # unmarked: the sign suffices
-    write(tmp_path / "sig.json", [{"score": 39.7}, {"score": 40.5, "p_value": 0.004}])
+    unknown_off = {**paper, "marks_unknown": False}
+    assert new_vs_base(tmp_path, unknown_off, (39.7, 39.8, 0.4), measured)[1] == "agrees"  # unmarked: the sign suffices
     measured[("New", 0)] = [41.0, 40.0, 40.5]
-    assert mt.comparison_verdict(paper, rows, rows[1], {"paper": "BLEU"}, 0, comp, cell, measured, 2)[1] == "agrees"
+    assert new_vs_base(tmp_path, paper, (39.7, 40.5, 0.004), measured)[1] == "agrees"
 
 
 def test_seed_level_p_is_welchs_t_test():
