@@ -12,11 +12,19 @@ the target +SISA trains towards: the first sub-word of the token's parent word, 
 tokens pointing at the root's own first sub-word, as the parser (not a gold treebank) attached them.
 
 Per head, over all source tokens:
-  first sub-word  share of tokens whose most attended token is the target itself (what the loss asks)
-  parent word     share whose most attended token is any sub-word of the parent word
+  first sub-word  share of tokens whose most attended token is the parent's first sub-word itself
+                  (what +SISA's loss asks)
+  parent word     share whose most attended token is any sub-word of the parent word (Pascal's
+                  Gaussian is centred inside that word: on the middle of its sub-words)
   mass            mean attention on the parent word's sub-words
-and two reference lines that need no model: the share the previous token / the next token would get
-as the prediction (a positional head's score), so that a head's share reads against chance.
+  tied maximum    share of tokens whose largest attention weight is shared by several keys; the
+                  "most attended token" is then the first of them, a miss unless it is the parent:
+                  the shares above are conservative there. (Pascal multiplies the scores by a
+                  Gaussian, so far keys' scores go to about 0 and tie wherever the scores near the
+                  parent are negative.)
+and reference lines that need no model: the two shares a fixed positional head would get,
+predicting the previous token, the next token, or the token itself (a root's first sub-word is its
+own parent), so that a head's share reads against chance.
 
 usage: scripts/analysis/parent_attention.py DUMP.h5 DATA.h5 [--tensor encoder_attention_0]
   -> a Markdown table on stdout
@@ -58,37 +66,49 @@ def read_dump(path, tensor):
     return [values[offsets[s]:offsets[s + 1]].reshape(shapes[s]) for s in range(len(offsets) - 1)]
 
 
+# positional predictions that need no model, as references: the predicted parent of token i
+POSITIONAL = {"previous token": lambda i: i - 1, "next token": lambda i: i + 1, "the token itself": lambda i: i}
+
+
 def parent_scores(dump, data, dump_path="dump", data_path="data"):
-    """{head: (first sub-word share, parent word share, mean mass)}, the positional references
-    {"previous token": share, "next token": share}, and the token count."""
+    """{head: {"first", "word", "mass", "tied"}} (shares over the tokens: the most attended token is
+    the parent's first sub-word / a sub-word of the parent word; the mean attention on the parent
+    word; the share of tokens whose maximum is tied), {reference: {"first", "word"}} for the
+    POSITIONAL predictions, and the token count."""
     if len(dump) != len(data):
         raise SystemExit(f"{dump_path}: {len(dump)} sentences, {data_path}: {len(data)}: not a dump of this split")
     heads = dump[0].shape[0] if dump else 0
-    first = np.zeros(heads)
-    word = np.zeros(heads)
-    mass = np.zeros(heads)
-    previous = following = tokens = 0
+    sums = {k: np.zeros(heads) for k in ("first", "word", "mass", "tied")}
+    refs = {name: {"first": 0, "word": 0} for name in POSITIONAL}
+    tokens = 0
     for s, (m, (parents, words)) in enumerate(zip(dump, data)):
         n = len(parents)
         if m.shape != (heads, n, n):
             raise SystemExit(f"{dump_path}: sentence {s} has a {' x '.join(map(str, m.shape))} attention; "
                              f"{data_path} gives {n} source tokens ({heads} heads expected)")
+        if n and not np.allclose(m.sum(2), 1.0, atol=1e-3):
+            raise SystemExit(f"{dump_path}: sentence {s}: the attention rows do not sum to 1 over the last axis "
+                             "(expected heads x queries x keys, each query's distribution over the keys)")
         if n and (parents.min() < 0 or parents.max() >= n):
             raise SystemExit(f"{data_path}: sentence {s} has a parent outside its {n} tokens")
-        top = m.argmax(2)                                   # heads x tokens
-        first += (top == parents).sum(1)
+        idx = np.arange(n)
+        top = m.argmax(2)                                   # heads x tokens: the first of tied maxima
         parent_word = words[parents]                        # the parent word of each token
         on_parent = words[None, :] == parent_word[:, None]  # tokens x tokens: j is a sub-word of i's parent
-        word += on_parent[np.arange(n)[None, :], top].sum(1)
-        mass += (m * on_parent[None]).sum((1, 2))
-        idx = np.arange(n)
-        previous += int((parents == idx - 1).sum())
-        following += int((parents == idx + 1).sum())
+        sums["first"] += (top == parents).sum(1)
+        sums["word"] += on_parent[idx[None, :], top].sum(1)
+        sums["mass"] += (m * on_parent[None]).sum((1, 2))
+        sums["tied"] += ((m == m.max(2, keepdims=True)).sum(2) > 1).sum(1)
+        for name, predict in POSITIONAL.items():
+            guess = predict(idx)
+            inside = (guess >= 0) & (guess < n)
+            refs[name]["first"] += int((guess[inside] == parents[inside]).sum())
+            refs[name]["word"] += int(on_parent[idx[inside], guess[inside]].sum())
         tokens += n
     if not tokens:
         raise SystemExit(f"{data_path}: no source tokens")
-    per_head = {h: (first[h] / tokens, word[h] / tokens, mass[h] / tokens) for h in range(heads)}
-    return per_head, {"previous token": previous / tokens, "next token": following / tokens}, tokens
+    per_head = {h: {k: v[h] / tokens for k, v in sums.items()} for h in range(heads)}
+    return per_head, {name: {k: v / tokens for k, v in r.items()} for name, r in refs.items()}, tokens
 
 
 def main(argv):
@@ -99,12 +119,12 @@ def main(argv):
     a = parser.parse_args(argv)
     per_head, references, tokens = parent_scores(read_dump(a.dump, a.tensor), read_dataset(a.data), a.dump, a.data)
     print(f"{a.tensor}, {tokens} source tokens; the most attended token of each:\n")
-    print("| head | first sub-word of the parent | any sub-word of the parent | mean mass on the parent |")
-    print("|---|---|---|---|")
-    for h, (f, w, m) in per_head.items():
-        print(f"| {h} | {f:.3f} | {w:.3f} | {m:.3f} |")
-    for name, share in references.items():
-        print(f"| ({name}) | {share:.3f} |  |  |")
+    print("| head | first sub-word of the parent | any sub-word of the parent | mean mass on the parent | tied maximum |")
+    print("|---|---|---|---|---|")
+    for h, r in per_head.items():
+        print(f"| {h} | {r['first']:.3f} | {r['word']:.3f} | {r['mass']:.3f} | {r['tied']:.3f} |")
+    for name, r in references.items():
+        print(f"| ({name}) | {r['first']:.3f} | {r['word']:.3f} |  |  |")
     return 0
 
 
