@@ -17,8 +17,8 @@ usage: .venv/bin/python scripts/analysis/valid_by_epoch.py RUN_DIR [RUN_DIR ...]
   perplexity the same likelihood gives in that run's segmentation. Meaningful only when the runs
   validate on the same sentences (the same pair's dev set, however segmented): the caller's claim.
 """
-import math
 import argparse
+import math
 import os
 import sys
 
