@@ -27,11 +27,13 @@ import os
 import sys
 from collections import Counter
 
-import h5py
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "pipeline", "scripts", "plots"))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "pipeline", "scripts"))
 import conllu_words  # noqa: E402  (the pipeline's CoNLL-U reader)
+from input_error import InputError  # noqa: E402
+import ragged_h5  # noqa: E402  (the layout-checked reader of synmt's ragged HDF5 arrays)
 
 
 def read_upos(path):
@@ -60,16 +62,15 @@ def word_spans(line, subwords):
 
 
 def read_dump(path, target, subwords, tensor="gate_norm"):
-    with h5py.File(path, "r") as f:
-        if tensor not in f:
-            raise SystemExit(f"{path}: no tensor '{tensor}' (dumped: {', '.join(k for k in f if not k.endswith(('_offsets', '_shapes')))})")
-        norms, offsets = f[tensor][:], f[f"{tensor}_offsets"][:]
+    try:
+        norms = ragged_h5.read_blocks(path, tensor, rank=1)
+    except InputError as e:
+        raise SystemExit(str(e)) from None
     with open(target, encoding="utf-8") as t:
         lines = t.read().splitlines()
-    if len(lines) != len(offsets) - 1:
-        raise SystemExit(f"{target}: {len(lines)} lines, the dump {path} has {len(offsets) - 1} sentences")
-    for s, line in enumerate(lines):
-        z = norms[offsets[s]:offsets[s + 1]]
+    if len(lines) != len(norms):
+        raise SystemExit(f"{target}: {len(lines)} lines, the dump {path} has {len(norms)} sentences")
+    for s, (line, z) in enumerate(zip(lines, norms)):
         spans = word_spans(line, subwords)
         if len(z) != len(line.split()) + 1:
             raise SystemExit(f"{target}:{s + 1}: {len(line.split())} pieces, the dump has {len(z) - 1} steps before </s>")

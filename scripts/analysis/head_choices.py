@@ -20,11 +20,13 @@ import argparse
 import os
 import sys
 
-import h5py
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "pipeline", "scripts", "plots"))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "pipeline", "scripts"))
 import conllu_words  # noqa: E402  (the pipeline's CoNLL-U reader)
+from input_error import InputError  # noqa: E402
+import ragged_h5  # noqa: E402  (the layout-checked reader of synmt's ragged HDF5 arrays)
 
 KINDS = ("ROOT", "first word", "previous", "next", "other")
 
@@ -55,22 +57,20 @@ def tree_choices(path):
 
 
 def head_choices(path, tensor="heads"):
-    with h5py.File(path, "r") as f:
-        if tensor not in f:
-            raise SystemExit(f"{path}: no tensor '{tensor}' (dumped: {', '.join(k for k in f if not k.endswith(('_offsets', '_shapes')))})")
-        values, offsets = f[tensor][:], f[f"{tensor}_offsets"][:]
-        shapes = f[f"{tensor}_shapes"][:].reshape(-1, 2)
+    try:
+        matrices = ragged_h5.read_blocks(path, tensor, rank=2)
+    except InputError as e:
+        raise SystemExit(str(e)) from None
     counts = dict.fromkeys(KINDS, 0)
     last = 0  # words whose most likely head is the sentence's last (a hub check, as for trees)
     entropies = []
     distances, inner = [], []  # to the most likely head other than ROOT; those at neither end
-    for s in range(len(offsets) - 1):
-        rows, cols = shapes[s]
+    for s, m in enumerate(matrices):
+        rows, cols = m.shape
         if rows != cols:
             raise SystemExit(f"{path}: sentence {s} has a {rows} x {cols} '{tensor}' matrix; expected words x words")
         if rows < 3:
             continue
-        m = values[offsets[s]:offsets[s + 1]].reshape(rows, cols)
         for i, h in enumerate(m.argmax(1)):  # 0-based, p(ROOT) on the diagonal
             counts[kind_of(0 if h == i else h + 1, i + 1)] += 1
             last += h != i and h == rows - 1

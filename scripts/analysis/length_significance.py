@@ -22,18 +22,8 @@ import subprocess
 import sys
 import tempfile
 
-
-def read_lines(path):
-    with open(path, "rb") as f:
-        lines = f.read().split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()
-    return lines
-
-
-def bucket_of(length, bounds):
-    """The index of the first bound >= length, or len(bounds) (the open bucket)."""
-    return next((i for i, b in enumerate(bounds) if length <= b), len(bounds))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "pipeline", "scripts", "plots"))
+from length_bucket_io import bucket_of, read_lines  # noqa: E402  (the length figure's reading and buckets)
 
 
 def bucket_labels(bounds):

@@ -30,40 +30,37 @@ usage: scripts/analysis/parent_attention.py DUMP.h5 DATA.h5 [--tensor encoder_at
   -> a Markdown table on stdout
 """
 import argparse
+import os
 import sys
 
-import h5py
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "pipeline", "scripts", "plots"))
+from input_error import InputError  # noqa: E402
+import ragged_h5  # noqa: E402  (the layout-checked reader of synmt's ragged HDF5 arrays)
 
 
 def read_dataset(path):
     """Per sentence: (parent_first, word) int arrays over its source tokens."""
     try:
-        f = h5py.File(path, "r")
-    except OSError as e:
-        raise SystemExit(f"{path}: not an HDF5 file ({e})") from None
-    with f:
-        for key in ("src_offsets", "src_parent_first", "src_word"):
-            if key not in f:
-                raise SystemExit(f"{path}: no '{key}' (a dataset binarised without the source parse?)")
-        offsets, parents, words = f["src_offsets"][:], f["src_parent_first"][:], f["src_word"][:]
+        with ragged_h5.open_h5(path) as f:
+            for key in ("src_offsets", "src_parent_first", "src_word"):
+                if key not in f:
+                    raise SystemExit(f"{path}: no '{key}' (a dataset binarised without the source parse?)")
+            parents, offsets, _ = ragged_h5.ragged(f, path, "src_parent_first", "src_offsets")
+            words, _, _ = ragged_h5.ragged(f, path, "src_word", "src_offsets")
+            parents, words = parents[()], words[()]
+    except InputError as e:
+        raise SystemExit(str(e)) from None
     return [(parents[a:b], words[a:b]) for a, b in zip(offsets[:-1], offsets[1:])]
 
 
 def read_dump(path, tensor):
     """Per sentence: a heads x tokens x tokens array."""
     try:
-        f = h5py.File(path, "r")
-    except OSError as e:
-        raise SystemExit(f"{path}: not an HDF5 file ({e})") from None
-    with f:
-        if tensor not in f:
-            raise SystemExit(f"{path}: no tensor '{tensor}' (dumped: {', '.join(k for k in f if not k.endswith(('_offsets', '_shapes', '_axes')))})")
-        values, offsets = f[tensor][:], f[f"{tensor}_offsets"][:]
-        shapes = f[f"{tensor}_shapes"][:].reshape(len(offsets) - 1, -1)
-    if shapes.shape[1] != 3:
-        raise SystemExit(f"{path}: '{tensor}' has {shapes.shape[1]} axes per sentence; expected heads x src x src")
-    return [values[offsets[s]:offsets[s + 1]].reshape(shapes[s]) for s in range(len(offsets) - 1)]
+        return ragged_h5.read_blocks(path, tensor, rank=3)
+    except InputError as e:
+        raise SystemExit(str(e)) from None
 
 
 # positional predictions that need no model, as references: the predicted parent of token i

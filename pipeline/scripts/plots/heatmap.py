@@ -22,21 +22,14 @@ import hashlib
 import os
 import sys
 
-import h5py
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from plot_io import InputError, plt, run, save_figure  # noqa: E402
+from ragged_h5 import open_h5, ragged  # noqa: E402
 
 ANALYSIS_FORMAT = "synmt-analysis-1"
 DATASET_FORMAT = "synmt-dataset-1"
-
-
-def open_h5(path):
-    try:
-        return h5py.File(path, "r")
-    except OSError as e:
-        raise InputError(path, 0, f"cannot open HDF5 file ({e})") from None
 
 
 def attribute(f, path, name):
@@ -44,29 +37,6 @@ def attribute(f, path, name):
         raise InputError(path, 0, f"attribute '{name}' is missing")
     value = f.attrs[name]
     return value.decode("utf-8") if isinstance(value, bytes) else str(value)
-
-
-def ragged(f, path, name, offsets_name, shapes_name=None):
-    """(values dataset, offsets, shapes or None) of one ragged array (core/ragged.h), its layout
-    checked as read_ragged checks it."""
-    for n in [name, offsets_name] + ([shapes_name] if shapes_name else []):
-        if n not in f:
-            raise InputError(path, 0, f"array '{name}': dataset '{n}' is missing")
-    values, offsets = f[name], f[offsets_name][()].astype(np.int64)
-    if offsets.ndim != 1 or len(offsets) == 0 or offsets[0] != 0 or offsets[-1] != values.shape[0]:
-        raise InputError(path, 0, f"array '{name}': offsets do not cover the values (truncated or corrupt file)")
-    if np.any(np.diff(offsets) < 0):
-        raise InputError(path, 0, f"array '{name}': offsets are not monotone (corrupt file)")
-    shapes = None
-    if shapes_name:
-        flat, items = f[shapes_name][()].astype(np.int64), len(offsets) - 1
-        if items and flat.size % items:
-            raise InputError(path, 0, f"array '{name}': shapes do not give every item the same rank")
-        shapes = flat.reshape(items, flat.size // items if items else 0)
-        bad = np.nonzero(np.prod(shapes, axis=1) != np.diff(offsets))[0]
-        if bad.size:
-            raise InputError(path, 0, f"array '{name}': item {bad[0] + 1}: shape does not match its block size")
-    return values, offsets, shapes
 
 
 def load_vocab(path):

@@ -21,17 +21,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from length_bucket_io import bucket_of, read_lines  # noqa: E402
 from plot_io import InputError, named_paths, plt, replace_atomically, run, save_figure  # noqa: E402
-
-
-def read_lines(path):
-    """The file's lines as bytes, without their '\\n' (what the scorer gets back is byte-identical)."""
-    with open(path, "rb") as f:
-        data = f.read()
-    lines = data.split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()
-    return lines
 
 
 def parse_bounds(parser, spec):
@@ -42,13 +33,6 @@ def parse_bounds(parser, spec):
     if not bounds or bounds[0] < 0 or any(b <= a for a, b in zip(bounds, bounds[1:])):
         parser.error(f"--buckets: expected increasing non-negative integers, got '{spec}'")
     return bounds
-
-
-def bucket_of(length, bounds):
-    k = 0
-    while k < len(bounds) and length > bounds[k]:
-        k += 1
-    return k
 
 
 def bleu(score_bin, ref_lines, hyp_lines, tmp, what):

@@ -12,6 +12,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from input_error import InputError  # noqa: E402,F401  (re-exported: the plots import it from here)
+
 plt.style.use("default")  # a user's matplotlibrc must not change the figures
 plt.rcParams.update({
     "svg.hashsalt": "synmt",   # the ids of clip paths and glyphs; random per run otherwise
@@ -19,13 +21,6 @@ plt.rcParams.update({
     "savefig.dpi": 150,
     "font.size": 9,
 })
-
-
-class InputError(Exception):
-    """Bad input, reported as the C++ tools report it: "file:line: message" (line 0: the whole file)."""
-
-    def __init__(self, path, line, message):
-        super().__init__(f"{path}:{line}: {message}" if line else f"{path}: {message}")
 
 
 def run(main):

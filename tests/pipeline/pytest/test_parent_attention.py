@@ -72,3 +72,19 @@ def test_a_dump_of_another_split_or_layout_names_the_file(tmp_path):
         scores(tmp_path, transposed)
     with pytest.raises(SystemExit, match=r"no tensor 'encoder_attention_1' \(dumped: encoder_attention_0\)"):
         pa.read_dump(str(tmp_path / "dump.h5"), "encoder_attention_1")
+
+
+def test_a_truncated_file_is_an_error_not_fewer_sentences(tmp_path):
+    write_dump(tmp_path / "dump.h5", [attention(p, w) for p, w in zip(PARENTS, WORDS)])
+    with h5py.File(tmp_path / "dump.h5", "r+") as f:  # the last block cut off the values
+        values = f["encoder_attention_0"][:-5]
+        del f["encoder_attention_0"]
+        f["encoder_attention_0"] = values
+    with pytest.raises(SystemExit, match=r"dump.h5: array 'encoder_attention_0': offsets do not cover the values"):
+        pa.read_dump(str(tmp_path / "dump.h5"), "encoder_attention_0")
+    write_data(tmp_path / "data.h5")
+    with h5py.File(tmp_path / "data.h5", "r+") as f:  # one sentence's parents missing
+        del f["src_parent_first"]
+        f["src_parent_first"] = np.concatenate(PARENTS[:1]).astype(np.int32)
+    with pytest.raises(SystemExit, match=r"data.h5: array 'src_parent_first': offsets do not cover the values"):
+        pa.read_dataset(str(tmp_path / "data.h5"))
