@@ -18,8 +18,10 @@ import html
 import json
 import os
 import re
-import shutil
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "plots"))
+from script_io import InputError, replace_atomically, run  # noqa: E402  (the plots' error, exit and atomic writes)
 
 META_KEYS = ("date", "commit", "hardware", "scale")
 SEPARATOR = re.compile(r"^\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
@@ -29,11 +31,6 @@ th{background:#eee}tr:nth-child(even) td{background:#f8f8f8}code{background:#f2f
 dl.meta{display:grid;grid-template-columns:max-content auto;gap:.2rem 1rem}dl.meta dt{font-weight:bold}
 figure{margin:1.5rem 0}figure img{max-width:100%;border:1px solid #ddd}figcaption{margin-top:.4rem}
 .ref{color:#666;font-style:italic}.table-wrap{overflow-x:auto}"""
-
-
-class InputError(Exception):
-    def __init__(self, path, line, message):
-        super().__init__(f"{path}:{line}: {message}" if line else f"{path}: {message}")
 
 
 def inline(text):
@@ -126,16 +123,13 @@ def read_meta(path):
 
 
 def write_atomically(path, text):
-    tmp = f"{path}.tmp.{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    replace_atomically(path, lambda f: f.write(text.encode("utf-8")), mode="wb")
 
 
 def copy_atomically(src, dst):
-    tmp = f"{dst}.tmp.{os.getpid()}"
-    shutil.copyfile(src, tmp)
-    os.replace(tmp, dst)
+    with open(src, "rb") as f:
+        data = f.read()
+    replace_atomically(dst, lambda out: out.write(data), mode="wb")
 
 
 def main():
@@ -202,9 +196,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except InputError as e:
-        sys.exit(f"{os.path.basename(sys.argv[0])}: error: {e}")
-    except OSError as e:
-        sys.exit(f"{os.path.basename(sys.argv[0])}: error: {e.filename or ''}: {e.strerror or e}")
+    run(main)

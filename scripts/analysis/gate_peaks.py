@@ -32,7 +32,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "pipeline", "scripts", "plots"))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "pipeline", "scripts"))
 import conllu_words  # noqa: E402  (the pipeline's CoNLL-U reader)
-from input_error import InputError  # noqa: E402
+from script_io import InputError  # noqa: E402
 import ragged_h5  # noqa: E402  (the layout-checked reader of synmt's ragged HDF5 arrays)
 
 

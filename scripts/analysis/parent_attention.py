@@ -36,7 +36,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "pipeline", "scripts", "plots"))
-from input_error import InputError  # noqa: E402
+from script_io import InputError  # noqa: E402
 import ragged_h5  # noqa: E402  (the layout-checked reader of synmt's ragged HDF5 arrays)
 
 

@@ -1,18 +1,16 @@
 """What every plotting script shares: a matplotlib set up so that the same inputs give byte-identical
 PNG and SVG files (Agg, default style whatever matplotlibrc says, no dates or versions in the files,
-a fixed SVG id salt), atomic writes, and the "file:line: message" error every synmt tool prints.
+a fixed SVG id salt), and, from script_io, atomic writes and the "file:line: message" error every
+synmt tool prints.
 
 The scripts import this module from their own folder (sys.path), as the table scripts import table_io.
 """
-import os
-import sys
-
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from input_error import InputError  # noqa: E402,F401  (re-exported: the plots import it from here)
+from script_io import InputError, replace_atomically, run  # noqa: E402,F401  (re-exported: the plots import them from here)
 
 plt.style.use("default")  # a user's matplotlibrc must not change the figures
 plt.rcParams.update({
@@ -21,31 +19,6 @@ plt.rcParams.update({
     "savefig.dpi": 150,
     "font.size": 9,
 })
-
-
-def run(main):
-    """Call main(); an InputError (or a missing/unreadable file) ends the process with one clear line
-    on stderr and exit status 1."""
-    prog = os.path.basename(sys.argv[0])
-    try:
-        main()
-    except InputError as e:
-        sys.exit(f"{prog}: error: {e}")
-    except OSError as e:
-        sys.exit(f"{prog}: error: {e.filename or ''}: {e.strerror or e}")
-
-
-def replace_atomically(path, write, mode="w"):
-    """write(f) into a temporary file beside path, then rename it over path."""
-    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    tmp = f"{path}.tmp.{os.getpid()}"
-    try:
-        with open(tmp, mode, **({"newline": ""} if "b" not in mode else {})) as f:
-            write(f)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
 
 
 def save_figure(fig, prefix):

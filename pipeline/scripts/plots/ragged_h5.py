@@ -7,7 +7,7 @@ layout as core/ragged.h's read_ragged does and a truncated file is an error, not
 import h5py
 import numpy as np
 
-from input_error import InputError
+from script_io import InputError
 
 
 def open_h5(path):
