@@ -24,7 +24,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "pipeline", "scripts", "plots"))
 from curves import read_metrics  # noqa: E402  (the curves figure's reader: records a resumed run superseded are dropped)
-from plot_io import InputError  # noqa: E402
+from script_io import InputError  # noqa: E402
 
 
 def last_validations(metrics_path):
