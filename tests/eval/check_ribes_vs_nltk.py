@@ -13,22 +13,13 @@ sentences fall under each difference. The sentences outside that share are compa
 itself by check_ribes_vs_ribes_py.py, which runs only where SYNMT_RIBES_PY names a copy of it. Prints 'N passed, N failed'.
 """
 import argparse
-import gzip
-import json
-import subprocess
 import sys
 import tempfile
 
 from nltk.translate.ribes_score import sentence_ribes, word_rank_alignment
 
-
-def read(path):
-    with gzip.open(path, "rt", encoding="utf-8") as f:
-        return [line.rstrip("\n") for line in f]
-
-
-def words(line):  # RIBES.py's Corpus: strip, collapse whitespace, lower-case
-    return line.lower().split()
+from ribes_cases import (Tally, has_repeated_aligned_word, non_empty_pairs, read, synmt_ribes, wmt22_case, words,
+                         write_lines)
 
 
 def ascending_pairs(order):
@@ -51,27 +42,20 @@ def main():
     ap.add_argument("--score", required=True)
     ap.add_argument("--data", required=True)
     args = ap.parse_args()
-    w = f"{args.data}/eval/wmt22/generaltest2022"
-    cases = [(f"{w}.de-en.hyp.Online-B.en.gz", f"{w}.de-en.ref.A.en.gz"),
-             (f"{w}.en-de.hyp.Online-W.de.gz", f"{w}.en-de.ref.A.de.gz")]
-    passed = failed = 0
+    cases = [wmt22_case(args.data, "de-en", "Online-B"), wmt22_case(args.data, "en-de", "Online-W")]
+    tally = Tally()
     with tempfile.TemporaryDirectory() as tmp:
         for hyp_path, ref_path in cases:
-            hyps, refs = read(hyp_path), read(ref_path)
-            keep = [i for i in range(len(refs)) if words(refs[i]) and words(hyps[i])]
-            hyps, refs = [hyps[i] for i in keep], [refs[i] for i in keep]
+            hyps, refs = non_empty_pairs(read(hyp_path), read(ref_path))
             hp, rp = f"{tmp}/hyp", f"{tmp}/ref"
-            open(hp, "w", encoding="utf-8").write("\n".join(hyps) + "\n")
-            open(rp, "w", encoding="utf-8").write("\n".join(refs) + "\n")
-            out = subprocess.run([args.score, "ribes", "-r", rp, "--sentence", "--format", "json", hp],
-                                 check=True, capture_output=True, text=True).stdout
-            ours = json.loads(out)["sentences"]
+            write_lines(hp, hyps)
+            write_lines(rp, refs)
+            ours = synmt_ribes(args.score, hp, rp, sentence=True)["sentences"]
             comparable = context = kendall = 0
             bad, kept = [], []
             for i, (h, r) in enumerate(zip(hyps, refs)):
                 hw, rw = words(h), words(r)
-                needs_context = any(x in rw and (rw.count(x) > 1 or hw.count(x) > 1) for x in hw)
-                if needs_context:
+                if has_repeated_aligned_word(hw, rw):
                     context += 1
                     continue
                 order = word_rank_alignment(rw, hw)
@@ -87,27 +71,24 @@ def main():
                     bad.append((i, ours[i], theirs))
             # the corpus score of the comparable sentences alone (synmt-score's own aggregation, run
             # on them as a corpus) equals the mean of NLTK's sentence scores
-            open(hp, "w", encoding="utf-8").write("\n".join(hyps[i] for i, _ in kept) + "\n")
-            open(rp, "w", encoding="utf-8").write("\n".join(refs[i] for i, _ in kept) + "\n")
-            corpus = json.loads(subprocess.run([args.score, "ribes", "-r", rp, "--format", "json", hp],
-                                               check=True, capture_output=True, text=True).stdout)["score"]
+            write_lines(hp, [hyps[i] for i, _ in kept])
+            write_lines(rp, [refs[i] for i, _ in kept])
+            corpus = synmt_ribes(args.score, hp, rp)["score"]
             nltk_corpus = sum(v for _, v in kept) / max(len(kept), 1)
             name = hyp_path.split("/")[-1]
             print(f"{name}: {len(hyps)} sentences; comparable {comparable}, differ by alignment order {context}, "
                   f"by Kendall definition {kendall}")
             ok_share = comparable >= 0.03 * len(hyps) and comparable >= 30
-            for label, ok, detail in ((f"{name} comparable sentences agree", not bad, f"{bad[:3]}"),
-                                      (f"{name} corpus score of the comparable sentences", abs(corpus - nltk_corpus) < 1e-9,
-                                       f"{corpus} vs {nltk_corpus}"),
-                                      (f"{name} enough comparable sentences", ok_share, f"{comparable}")):
-                if ok:
-                    passed += 1
-                else:
-                    failed += 1
-                    print(f"MISMATCH {label}: {detail}")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+            tally.check(f"{name} comparable sentences agree", not bad, f"{bad[:3]}")
+            tally.check(f"{name} corpus score of the comparable sentences", abs(corpus - nltk_corpus) < 1e-9,
+                        f"{corpus} vs {nltk_corpus}")
+            tally.check(f"{name} enough comparable sentences", ok_share, f"{comparable}")
+    return tally.exit_code()
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except FileNotFoundError as e:
+        print(f"FAILED: {e}")
+        sys.exit(1)

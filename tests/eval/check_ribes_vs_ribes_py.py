@@ -12,33 +12,19 @@ Exit 77 (a skip ctest shows) when no RIBES.py is given: the script is not on PyP
 machine that cannot reach its repository cannot run this check. Prints 'N passed, N failed'.
 """
 import argparse
-import gzip
 import hashlib
-import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
 
+from ribes_cases import (Tally, has_repeated_aligned_word, non_empty_pairs, read, synmt_ribes, wmt22_case, words,
+                         write_lines)
+
 # RIBES.py as released in version 1.03.1 (github.com/nttcslab-nlp/RIBES, commit 7e76cf2)
 RIBES_PY_SHA256 = "d3d3d3d05a0dc23aeb76594106e561e95dda1e495e6076d9973fc0469a44fa81"
 SKIP = 77
-
-
-def read(path):
-    with gzip.open(path, "rt", encoding="utf-8") as f:
-        return [line.rstrip("\n") for line in f]
-
-
-def words(line):  # RIBES.py's Corpus: collapse whitespace, lower-case
-    return line.lower().split()
-
-
-def has_repeated_aligned_word(hyp, ref):
-    """A hypothesis word found in the reference that occurs more than once in either: its alignment
-    is decided by RIBES.py's context search."""
-    return any(w in ref and (ref.count(w) > 1 or hyp.count(w) > 1) for w in hyp)
 
 
 def ribes_py_scores(ribes_py, ref_path, hyp_path):
@@ -72,29 +58,16 @@ def main():
     if digest != RIBES_PY_SHA256:
         print(f"FAILED: {args.ribes_py} is not RIBES.py 1.03.1 (sha256 {digest})")
         return 1
-    w = f"{args.data}/eval/wmt22/generaltest2022"
-    cases = [(f"{w}.de-en.hyp.Online-B.en.gz", f"{w}.de-en.ref.A.en.gz"),
-             (f"{w}.de-en.hyp.JDExploreAcademy.en.gz", f"{w}.de-en.ref.A.en.gz"),
-             (f"{w}.en-de.hyp.Online-W.de.gz", f"{w}.en-de.ref.A.de.gz"),
-             (f"{w}.en-de.hyp.OpenNMT.de.gz", f"{w}.en-de.ref.A.de.gz")]
-    passed = failed = 0
+    cases = [wmt22_case(args.data, "de-en", "Online-B"), wmt22_case(args.data, "de-en", "JDExploreAcademy"),
+             wmt22_case(args.data, "en-de", "Online-W"), wmt22_case(args.data, "en-de", "OpenNMT")]
+    tally = Tally()
     with tempfile.TemporaryDirectory() as tmp:
         for hyp_path, ref_path in cases:
-            for path in (hyp_path, ref_path):
-                if not os.path.isfile(path):
-                    print(f"FAILED: missing input {path}")
-                    return 1
-            hyps, refs = read(hyp_path), read(ref_path)
-            # RIBES.py scores a sentence with an empty side as 0 or leaves it out (-z); both are
-            # edge cases of the file format, not of the metric: such lines are left out here
-            keep = [i for i in range(len(refs)) if words(refs[i]) and words(hyps[i])]
-            hyps, refs = [hyps[i] for i in keep], [refs[i] for i in keep]
+            hyps, refs = non_empty_pairs(read(hyp_path), read(ref_path))
             hp, rp = f"{tmp}/hyp", f"{tmp}/ref"
-            open(hp, "w", encoding="utf-8").write("\n".join(hyps) + "\n")
-            open(rp, "w", encoding="utf-8").write("\n".join(refs) + "\n")
-            out = subprocess.run([args.score, "ribes", "-r", rp, "--sentence", "--format", "json", hp],
-                                 check=True, capture_output=True, text=True).stdout
-            ours = json.loads(out)
+            write_lines(hp, hyps)
+            write_lines(rp, refs)
+            ours = synmt_ribes(args.score, hp, rp, sentence=True)
             theirs, their_corpus = ribes_py_scores(args.ribes_py, rp, hp)
             repeated = sum(has_repeated_aligned_word(words(h), words(r)) for h, r in zip(hyps, refs))
             bad = [(i, ours["sentences"][i], theirs.get(i)) for i in range(len(hyps))
@@ -105,17 +78,15 @@ def main():
             print(f"{name}: {len(hyps)} sentences, {repeated} with repeated aligned words; "
                   f"differ from RIBES.py: {len(bad)} ({bad_repeated} of them with repeated words); "
                   f"corpus {ours['score']:.6f} vs RIBES.py {their_corpus}")
-            for label, ok, detail in ((f"{name} every sentence equals RIBES.py's", not bad, f"{bad[:3]}"),
-                                      (f"{name} corpus score equals RIBES.py's", corpus_ok, f"{ours['score']} vs {their_corpus}"),
-                                      (f"{name} has sentences with repeated aligned words", repeated >= 100, f"{repeated}")):
-                if ok:
-                    passed += 1
-                else:
-                    failed += 1
-                    print(f"MISMATCH {label}: {detail}")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+            tally.check(f"{name} every sentence equals RIBES.py's", not bad, f"{bad[:3]}")
+            tally.check(f"{name} corpus score equals RIBES.py's", corpus_ok, f"{ours['score']} vs {their_corpus}")
+            tally.check(f"{name} has sentences with repeated aligned words", repeated >= 100, f"{repeated}")
+    return tally.exit_code()
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except FileNotFoundError as e:
+        print(f"FAILED: {e}")
+        sys.exit(1)
