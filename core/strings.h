@@ -1,13 +1,13 @@
 #pragma once
 // Small string helpers shared by the stages.
+#include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace synmt {
 
-// Every field between separators, empty ones included ("a\t\tb" -> "a", "", "b"): CoNLL-U columns,
-// TSV files.
 // A non-negative decimal integer that fits an int (CoNLL-U ids and heads); -1 for anything else:
 // empty, a sign, another character, or too large (where std::stoi would throw a bare
 // std::out_of_range), so that readers report the field with its file and line.
@@ -22,6 +22,8 @@ inline int parse_index(std::string_view s) {
   return static_cast<int>(v);
 }
 
+// Every field between separators, empty ones included ("a\t\tb" -> "a", "", "b"): CoNLL-U columns,
+// TSV files.
 inline std::vector<std::string> split_fields(std::string_view line, char separator) {
   std::vector<std::string> fields;
   std::size_t b = 0;
@@ -59,6 +61,16 @@ inline std::vector<std::string> split_lines(std::string_view s) {
   std::vector<std::string> names;
   for (std::size_t b = 0, e; (e = s.find('\n', b)) != std::string_view::npos; b = e + 1) names.emplace_back(s.substr(b, e - b));
   return names;
+}
+
+// Python's str.strip("\r\n ") as subword-nmt's learn_bpe.py and apply_bpe.py strip their lines
+// (not all white space, as str.strip() would): the [begin, end) of what is left.
+inline std::pair<std::size_t, std::size_t> strip_crlf_space(std::string_view s) {
+  std::size_t b = 0, e = s.size();
+  auto ws = [](char c) { return c == '\r' || c == '\n' || c == ' '; };
+  while (b < e && ws(s[b])) ++b;
+  while (e > b && ws(s[e - 1])) --e;
+  return {b, e};
 }
 
 }  // namespace synmt
