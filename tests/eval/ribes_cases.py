@@ -51,9 +51,7 @@ def write_lines(path, lines):
 
 def synmt_ribes(score, hyp_path, ref_path, sentence=False):
     """synmt-score ribes's JSON: {'score': corpus, 'sentences': [...] when sentence}."""
-    cmd = [score, "ribes", "-r", ref_path, "--format", "json", hyp_path]
-    if sentence:
-        cmd.insert(4, "--sentence")
+    cmd = [score, "ribes", "-r", ref_path] + (["--sentence"] if sentence else []) + ["--format", "json", hyp_path]
     return json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
 
 
