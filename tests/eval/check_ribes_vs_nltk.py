@@ -13,13 +13,12 @@ sentences fall under each difference. The sentences outside that share are compa
 itself by check_ribes_vs_ribes_py.py, which runs only where SYNMT_RIBES_PY names a copy of it. Prints 'N passed, N failed'.
 """
 import argparse
-import sys
 import tempfile
 
 from nltk.translate.ribes_score import sentence_ribes, word_rank_alignment
 
-from ribes_cases import (Tally, has_repeated_aligned_word, non_empty_pairs, read, synmt_ribes, wmt22_case, words,
-                         write_lines)
+from ribes_cases import (Tally, has_repeated_aligned_word, non_empty_pairs, read, run_check, synmt_ribes, wmt22_case,
+                         words, write_lines)
 
 
 def ascending_pairs(order):
@@ -87,8 +86,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except FileNotFoundError as e:
-        print(f"FAILED: {e}")
-        sys.exit(1)
+    run_check(main)

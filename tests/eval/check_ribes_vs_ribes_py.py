@@ -19,8 +19,8 @@ import subprocess
 import sys
 import tempfile
 
-from ribes_cases import (Tally, has_repeated_aligned_word, non_empty_pairs, read, synmt_ribes, wmt22_case, words,
-                         write_lines)
+from ribes_cases import (Tally, has_repeated_aligned_word, non_empty_pairs, read, run_check, synmt_ribes, wmt22_case,
+                         words, write_lines)
 
 # RIBES.py as released in version 1.03.1 (github.com/nttcslab-nlp/RIBES, commit 7e76cf2)
 RIBES_PY_SHA256 = "d3d3d3d05a0dc23aeb76594106e561e95dda1e495e6076d9973fc0469a44fa81"
@@ -85,8 +85,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except FileNotFoundError as e:
-        print(f"FAILED: {e}")
-        sys.exit(1)
+    run_check(main)

@@ -9,6 +9,7 @@ import gzip
 import json
 import os
 import subprocess
+import sys
 
 WMT22 = "eval/wmt22/generaltest2022"
 
@@ -71,3 +72,13 @@ class Tally:
     def exit_code(self):
         print(f"{self.passed} passed, {self.failed} failed")
         return 1 if self.failed else 0
+
+
+def run_check(main):
+    """Exits with main()'s code; a missing input is one FAILED line naming the file (rc 1), the way
+    the other reference checks report it, not a traceback."""
+    try:
+        sys.exit(main())
+    except FileNotFoundError as e:
+        print(f"FAILED: {e}")
+        sys.exit(1)
