@@ -1,5 +1,6 @@
 #include "eval/trees.h"
 
+#include "core/error.h"
 #include "eval/mean_sd.h"
 
 #include <algorithm>
@@ -186,6 +187,13 @@ Heads eisner(const ScoreMatrix& s) {
   walk(1, root, 1, true);
   walk(root, n, 0, true);
   return heads;
+}
+
+Heads decode_tree(const ScoreMatrix& scores, const std::string& decoder) {
+  if (decoder == "cle") return chu_liu_edmonds(scores, true);
+  if (decoder == "eisner") return eisner(scores);
+  if (decoder == "greedy") return greedy_heads(scores);
+  throw ConfigError("tree decoder '" + decoder + "': cle, eisner or greedy");
 }
 
 Heads greedy_heads(const ScoreMatrix& s) {

@@ -5,6 +5,7 @@
 // Results are head vectors of size n+1 with heads[0] = -1 and heads[d] in 0..n.
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace synmt::eval {
@@ -19,6 +20,10 @@ Heads chu_liu_edmonds(const ScoreMatrix& scores, bool single_root = true);
 Heads eisner(const ScoreMatrix& scores);
 // Each word's highest-scoring head (may contain cycles: SA-NMT-hard's argmax).
 Heads greedy_heads(const ScoreMatrix& scores);
+
+// The decoders by the names the pipeline's configurations and synmt-trees' --decoder use:
+// "cle" (Chu-Liu-Edmonds, one root child), "eisner", "greedy"; another name is a ConfigError.
+Heads decode_tree(const ScoreMatrix& scores, const std::string& decoder);
 
 double tree_score(const ScoreMatrix& scores, const Heads& heads);
 bool is_tree(const Heads& heads, bool single_root);

@@ -1,10 +1,10 @@
-// synmt-trees: induced-tree analysis. `uas` scores predicted CoNLL-U trees against gold;
-// `baselines` scores the left/right-branching and undirected-chain baselines against gold.
-#include <cmath>
+// synmt-trees: dependency-tree analysis, one subcommand per job: `uas` (predicted CoNLL-U against
+// gold), `baselines` (branching, chain and random trees), `paired-bs` (DA/UA significance),
+// `decode` and `induce` (head scores to trees), `import-matrices`, `stats` (head distance and
+// entropy), `gate-pos` and `gate-chance` (SA-NMT §6). The work is in eval/; this file reads
+// options and files and prints.
 #include <cstdint>
 #include <cstdio>
-
-#include <sstream>
 
 #include "core/atomic_file.h"
 #include "core/config.h"
@@ -17,6 +17,7 @@
 #include "eval/gate_norms.h"
 #include "eval/head_scores.h"
 #include "eval/paired_metric.h"
+#include "eval/score_matrix_text.h"
 #include "eval/significance.h"
 #include "eval/trees.h"
 
@@ -37,49 +38,6 @@ void print(const synmt::eval::AttachmentScores& s, const std::string& format) {
                 s.gold_words, s.system_words, s.same_tokenisation ? "" : ", aligned by characters, UAS/LAS are F1");
   }
 }
-// Score matrices as text: (n+1) rows of n+1 numbers (row = head, 0 = ROOT; column = dependent),
-// sentences separated by a blank line. NaN/inf and non-square matrices are errors.
-std::vector<synmt::eval::ScoreMatrix> read_matrices(const std::string& path) {
-  synmt::LineReader in(path);
-  std::vector<synmt::eval::ScoreMatrix> out;
-  synmt::eval::ScoreMatrix cur;
-  std::string line;
-  auto flush = [&]() {
-    if (cur.empty()) return;
-    for (const auto& row : cur)
-      if (row.size() != cur.size())
-        throw synmt::InputError(path, in.line_number(), "matrix ending here is not square (" + std::to_string(cur.size()) +
-                                                             " rows, a row of " + std::to_string(row.size()) + ")");
-    out.push_back(std::move(cur));
-    cur.clear();
-  };
-  while (in.next(line)) {
-    if (line.find_first_not_of(" \t") == std::string::npos) {
-      flush();
-      continue;
-    }
-    std::istringstream ss(line);
-    std::vector<double> row;
-    std::string tok;
-    while (ss >> tok) {
-      std::size_t used = 0;
-      double v = 0;
-      try {
-        v = std::stod(tok, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used != tok.size()) in.fail("not a number: '" + tok + "'");
-      if (!std::isfinite(v)) in.fail("non-finite score '" + tok + "' (NaN or inf in a head matrix)");
-      row.push_back(v);
-    }
-    cur.push_back(std::move(row));
-  }
-  flush();
-  if (out.empty()) throw synmt::InputError(path, 0, "no matrices");
-  return out;
-}
-
 // The options of every subcommand.
 struct TreesArgs {
   std::string gold, pred, format = "text";
@@ -119,7 +77,7 @@ Subcommands declare(CLI::App& app, TreesArgs& a) {
   baselines->add_option("--random-seed", a.random_seed, "seed of the random trees")->capture_default_str();
   decode = app.add_subcommand("decode", "decode head-score matrices into trees (one line of heads per sentence)");
   decode->add_option("--scores", a.scores_path, "matrices: row = head (0 = ROOT), column = dependent")->required();
-  decode->add_option("--decoder", a.decoder, "cle | eisner | greedy")->capture_default_str();
+  decode->add_option("--decoder", a.decoder, "cle | eisner | greedy")->capture_default_str()->check(CLI::IsMember({"cle", "eisner", "greedy"}));
   decode->add_option("--gold-heads", a.gold_heads, "gold heads, one line per sentence: report UAS");
   decode->add_option("-o,--output", a.output, "heads output ('-' = stdout)")->capture_default_str();
   decode->add_option("-f,--format", a.format, "text | json (of the UAS report)")->capture_default_str();
@@ -132,7 +90,7 @@ Subcommands declare(CLI::App& app, TreesArgs& a) {
       ->capture_default_str()
       ->check(CLI::IsMember({"heads", "dependents"}));
   induce->add_option("--gold", a.gold, "gold CoNLL-U: words, forms and UPOS of the output")->required();
-  induce->add_option("--decoder", a.decoder, "cle | eisner | greedy")->capture_default_str();
+  induce->add_option("--decoder", a.decoder, "cle | eisner | greedy")->capture_default_str()->check(CLI::IsMember({"cle", "eisner", "greedy"}));
   induce->add_option("-o,--output", a.output, "predicted CoNLL-U")->capture_default_str();
   import = app.add_subcommand("import-matrices", "word-level text matrices (row 0 = ROOT) -> HDF5 head scores");
   import->add_option("--scores", a.scores_path, "text matrices as for decode")->required();
@@ -183,14 +141,11 @@ Subcommands declare(CLI::App& app, TreesArgs& a) {
 
 // Head-score matrices -> trees (one line of heads per sentence), with UAS against gold heads.
 int run_decode(const TreesArgs& a) {
-  auto matrices = read_matrices(a.scores_path);
+  auto matrices = synmt::eval::read_score_matrices(a.scores_path);
   synmt::AtomicFile out(a.output);
   std::vector<synmt::eval::Heads> predicted;
   for (const auto& m : matrices) {
-    synmt::eval::Heads h = a.decoder == "cle"      ? synmt::eval::chu_liu_edmonds(m, true)
-                           : a.decoder == "eisner" ? synmt::eval::eisner(m)
-                           : a.decoder == "greedy" ? synmt::eval::greedy_heads(m)
-                                                 : throw synmt::ConfigError("--decoder: cle, eisner or greedy");
+    synmt::eval::Heads h = synmt::eval::decode_tree(m, a.decoder);
     std::string line;
     for (std::size_t d = 1; d < h.size(); ++d) line += (d > 1 ? " " : "") + std::to_string(h[d]);
     out.write_line(line);
@@ -198,22 +153,18 @@ int run_decode(const TreesArgs& a) {
   }
   out.commit();
   if (!a.gold_heads.empty()) {
-    auto lines = synmt::read_lines(a.gold_heads);
-    if (lines.size() != predicted.size())
-      throw synmt::InputError(a.gold_heads, 0, std::to_string(lines.size()) + " sentences, the matrices have " +
+    const auto gold = synmt::eval::read_head_lines(a.gold_heads);
+    if (gold.size() != predicted.size())
+      throw synmt::InputError(a.gold_heads, 0, std::to_string(gold.size()) + " sentences, the matrices have " +
                                                  std::to_string(predicted.size()));
     long correct = 0, total = 0;
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-      std::istringstream ss(lines[i]);
-      int h, d = 1;
-      while (ss >> h) {
-        if (d >= static_cast<int>(predicted[i].size()))
-          throw synmt::InputError(a.gold_heads, i + 1, "more heads than the matrix has words");
-        correct += predicted[i][d] == h;
-        ++total, ++d;
-      }
-      if (d != static_cast<int>(predicted[i].size()))
-        throw synmt::InputError(a.gold_heads, i + 1, "fewer heads than the matrix has words");
+    for (std::size_t i = 0; i < gold.size(); ++i) {
+      const std::size_t words = predicted[i].size() - 1;
+      if (gold[i].size() != words)
+        throw synmt::InputError(a.gold_heads, i + 1, std::string(gold[i].size() > words ? "more" : "fewer") +
+                                                         " heads than the matrix has words");
+      for (std::size_t d = 1; d <= words; ++d) correct += predicted[i][d] == gold[i][d - 1];
+      total += static_cast<long>(words);
     }
     double score = 100.0 * correct / std::max(1L, total);
     if (a.format == "json") std::fprintf(stderr, "%s\n", synmt::Json{{"uas", score}, {"words", total}}.dump().c_str());
@@ -311,7 +262,7 @@ int run_gate_chance(const TreesArgs& a) {
 // Word-level text matrices -> an HDF5 head-score file.
 int run_import(const TreesArgs& a) {
   std::vector<synmt::eval::SentenceHeadScores> out;
-  for (const auto& m : read_matrices(a.scores_path)) {
+  for (const auto& m : synmt::eval::read_score_matrices(a.scores_path)) {
     const std::size_t n = m.size() - 1;  // one piece per word; root scores move to the diagonal
     synmt::eval::SentenceHeadScores s;
     s.pieces.assign(n, std::vector<double>(n, 0.0));
@@ -343,10 +294,7 @@ int run_induce(const TreesArgs& a) {
                                                          std::to_string(g[s].words.size()) + " words but the head matrix has " +
                                                          std::to_string(sentences[s].spans.size()) + " (in " + a.heads_path + ")");
     auto words = synmt::eval::collapse_to_words(sentences[s].pieces, sentences[s].spans);
-    auto h = a.decoder == "cle"      ? synmt::eval::chu_liu_edmonds(words, true)
-             : a.decoder == "eisner" ? synmt::eval::eisner(words)
-             : a.decoder == "greedy" ? synmt::eval::greedy_heads(words)
-                                   : throw synmt::ConfigError("--decoder: cle, eisner or greedy");
+    auto h = synmt::eval::decode_tree(words, a.decoder);
     for (std::size_t k = 0; k < g[s].words.size(); ++k) {
       const auto& w = g[s].words[k];
       out.write_line(std::to_string(w.id) + "\t" + w.form + "\t" + w.lemma + "\t" + w.upos + "\t" + w.xpos + "\t" +
@@ -362,7 +310,7 @@ int run_induce(const TreesArgs& a) {
 int run_stats(const TreesArgs& a) {
   std::vector<synmt::eval::ScoreMatrix> matrices;
   if (a.tensor.empty()) {
-    matrices = read_matrices(a.scores_path);
+    matrices = synmt::eval::read_score_matrices(a.scores_path);
   } else {
     // row i of the dump is i's a.head distribution: transposed on reading (column = dependent),
     // then a zero ROOT row and column in front, which --no-root leaves out
@@ -389,7 +337,6 @@ int run_stats(const TreesArgs& a) {
   return 0;
 }
 
-// UAS/LAS and DA/UA of predicted trees (`is_uas`), or the branching baselines on the gold trees.
 // Paired bootstrap of DA/UA over the gold sentences: the resampled unit is a sentence (its words'
 // attachments are not independent), each resample's score recomputed from summed counts.
 int run_paired(const TreesArgs& a) {
@@ -421,6 +368,8 @@ int run_paired(const TreesArgs& a) {
   return 0;
 }
 
+// UAS/LAS and DA/UA of predicted trees (`is_uas`), or the branching and chance baselines on the
+// gold trees.
 int run_uas_or_baselines(const TreesArgs& a, bool is_uas) {
   auto g = synmt::eval::read_conllu(a.gold);
   if (is_uas) {
