@@ -1,6 +1,8 @@
 // synmt-score: corpus-level translation metrics with sacreBLEU semantics.
-//   bleu      corpus BLEU            chrf      chrF / chrF++
+//   bleu      corpus BLEU            chrf      chrF / chrF++       ribes  RIBES 1.03.1
 //   paired-bs paired bootstrap resampling of any number of systems against a baseline
+//   paired-ar approximate randomisation, the same comparison
+// The metrics and the resampling are in eval/; this file reads options and files and prints.
 #include <cmath>
 #include <cstdio>
 #include <optional>
