@@ -1,11 +1,11 @@
 #include "eval/score_matrix_text.h"
 
-#include <charconv>
 #include <cmath>
 #include <sstream>
 
 #include "core/error.h"
 #include "core/line_reader.h"
+#include "core/strings.h"
 
 namespace synmt::eval {
 
@@ -61,10 +61,8 @@ std::vector<std::vector<int>> read_head_lines(const std::string& path) {
     std::vector<int> heads;
     std::string tok;
     while (ss >> tok) {
-      int h = -1;
-      const auto [end, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), h);
-      if (ec != std::errc() || end != tok.data() + tok.size() || h < 0)
-        in.fail("not a head (a non-negative integer): '" + tok + "'");
+      const int h = parse_index(tok);
+      if (h < 0) in.fail("not a head (a non-negative integer): '" + tok + "'");
       heads.push_back(h);
     }
     out.push_back(std::move(heads));

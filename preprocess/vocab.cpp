@@ -54,11 +54,14 @@ Vocab Vocab::load(const std::string& path) {
     if (tab == std::string::npos || tab == 0) reader.fail("expected 'token<TAB>count'");
     std::string token = line.substr(0, tab);
     int64_t count = 0;
+    const std::string field = line.substr(tab + 1);
+    std::size_t used = 0;
     try {
-      count = std::stoll(line.substr(tab + 1));
+      count = std::stoll(field, &used);
     } catch (const std::exception&) {
-      reader.fail("count is not an integer");
+      used = 0;
     }
+    if (used == 0 || used != field.size()) reader.fail("count is not an integer: '" + field + "'");
     if (v.index_.count(token)) reader.fail("duplicate token '" + token + "'");
     v.index_[token] = static_cast<int32_t>(v.tokens_.size());
     v.tokens_.push_back(token);

@@ -80,6 +80,24 @@ TEST(Bpe, BadCodesFilesNameTheLine) {
   }
 }
 
+// apply-bpe --vocabulary's counts are read whole, as subword-nmt's int(freq): "12abc" is refused
+// with its line (it was read as 12).
+TEST(Bpe, BadVocabularyCountsNameTheLine) {
+  const std::string codes = write_tmp("vocab_codes", "#version: 0.2\na b\n");
+  synmt::BpeApplyOptions o;
+  o.vocabulary = write_tmp("good_vocab", "ab 3\nc 1\n");
+  EXPECT_NO_THROW(synmt::BpeCodes(codes, o));
+  for (const char* bad : {"ab 3\nc 1x\n", "ab 3\nc 1.0\n", "ab 3\nc \n"}) {
+    o.vocabulary = write_tmp("bad_vocab", bad);
+    try {
+      synmt::BpeCodes(codes, o);
+      ADD_FAILURE() << "accepted " << bad;
+    } catch (const synmt::InputError& e) {
+      EXPECT_EQ(e.line(), 2u) << e.what();
+    }
+  }
+}
+
 TEST(Bpe, DropoutProperties) {
   auto codes = write_tmp("codes_dropout", "#version: 0.2\na b</w>\nb c</w>\na bc</w>\nx y\n");
   synmt::BpeApplyOptions none, all, half;

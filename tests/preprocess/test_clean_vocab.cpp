@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include "tests/test_util.h"
+
+#include "core/error.h"
 #include "preprocess/clean.h"
 #include "preprocess/vocab.h"
 
@@ -46,4 +49,21 @@ TEST(Vocab, PunctuationTokens) {
   ASSERT_EQ(ids.size(), 2u);
   EXPECT_EQ(v.token(ids[0]), ".");
   EXPECT_EQ(v.token(ids[1]), "&quot;");
+}
+
+// A count must be the whole field: "12abc" once loaded as 12 (std::stoll stops at the first
+// non-digit); each refusal names the line.
+TEST(Vocab, LoadRefusesCountsThatAreNotIntegers) {
+  const std::string specials = "<pad>\t0\n<unk>\t0\n<s>\t0\n</s>\t0\n";
+  const auto ok = synmt::Vocab::load(synmt::test::write_tmp("ok.vocab", specials + "Haus\t12\n"));
+  ASSERT_EQ(ok.size(), 5u);
+  EXPECT_EQ(ok.token(4), "Haus");
+  for (const char* bad : {"Haus\t12abc\n", "Haus\t\n", "Haus\t1.5\n", "Haus\tx\n"}) {
+    try {
+      synmt::Vocab::load(synmt::test::write_tmp("bad.vocab", specials + bad));
+      ADD_FAILURE() << "accepted " << bad;
+    } catch (const synmt::InputError& e) {
+      EXPECT_EQ(e.line(), 5u) << e.what();
+    }
+  }
 }
