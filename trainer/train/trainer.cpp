@@ -11,7 +11,6 @@
 #include <cmath>
 #include <cerrno>
 #include <csignal>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -20,21 +19,17 @@
 #include "core/build_commit.h"
 #include "core/config.h"
 #include "core/log.h"
-#include "eval/bleu.h"
-#include "preprocess/bpe.h"
-#include "trainer/data/batches.h"
-#include "trainer/decode/beam_search.h"
 #include "trainer/comm/launcher.h"
+#include "trainer/data/batches.h"
 #include "trainer/device.h"
+#include "trainer/loop/metrics_log.h"
+#include "trainer/loop/validation_policy.h"
 #include "trainer/models/checkpoint.h"
 #include "trainer/train/criterion.h"
 #include "trainer/train/fused_adam.h"
-#include "trainer/train/loss.h"
-#include "trainer/loop/metrics_log.h"
 #include "trainer/train/training_state.h"
 #include "trainer/train/update_step.h"
-#include "trainer/loop/validation_policy.h"
-#include "core/special_tokens.h"
+#include "trainer/train/validation_scores.h"
 
 namespace synmt {
 
@@ -58,56 +53,6 @@ TrainOptions TrainOptions::from_json(const nlohmann::json& j) {
 }
 
 nlohmann::json TrainOptions::to_json() const { return options_to_json(*this); }
-
-std::pair<double, int64_t> evaluate_nll(Seq2SeqModel& model, const ParallelData& data, int batch_size, int max_len) {
-  torch::NoGradGuard no_grad;
-  model.eval();
-  BatchOptions bo;
-  bo.batch_size = batch_size;
-  bo.max_len = max_len;
-  bo.shuffle = false;
-  BatchIterator it(data, bo);
-  double nll = 0;
-  int64_t tokens = 0;
-  const torch::Device device = module_device(model);
-  for (const auto& ids : it.epoch_plan(0)) {
-    Batch b = to_device(it.make_batch(ids), device);
-    check_required_features(model, b.source, "validation");
-    auto v = label_smoothed_nll(model.forward(b.source, b.tgt_in).log_probs, b.tgt_out, 0.0, special::kPad);
-    nll += v.nll_sum;
-    tokens += v.tokens;
-  }
-  return {tokens ? nll / tokens : 0.0, tokens};
-}
-
-
-double evaluate_greedy_bleu(Seq2SeqModel& model, const ParallelData& data, const Vocab& tgt_vocab, int batch_size,
-                            std::vector<std::string>* hypotheses) {
-  torch::NoGradGuard no_grad;
-  model.eval();
-  std::vector<std::string> hyps, refs;
-  SearchOptions greedy;
-  greedy.beam_size = 1;
-  const torch::Device device = module_device(model);
-  for (std::size_t s = 0; s < data.size(); s += static_cast<std::size_t>(batch_size)) {
-    std::vector<int64_t> ids;
-    for (std::size_t i = s; i < std::min(data.size(), s + static_cast<std::size_t>(batch_size)); ++i) {
-      ids.push_back(static_cast<int64_t>(i));
-      refs.push_back(remove_bpe(tgt_vocab.decode(std::vector<int32_t>(data.tgt_tokens.begin() + data.tgt_offsets[i],
-                                                                           data.tgt_tokens.begin() + data.tgt_offsets[i + 1]))));
-    }
-    // the source side with every feature the dataset carries: a syntax model is validated as it
-    // will be decoded
-    Batch batch = to_device(make_data_batch(data, ids), device);
-    check_required_features(model, batch.source, "validation BLEU");
-    for (const auto& h : greedy_search(model, batch, greedy)) hyps.push_back(remove_bpe(tgt_vocab.decode(h)));
-  }
-  eval::BleuOptions bo;
-  bo.tokenize = "none";
-  const double score = eval::Bleu(bo).corpus_score(hyps, {refs}).score;
-  if (hypotheses) *hypotheses = std::move(hyps);
-  return score;
-}
 
 std::unique_ptr<torch::optim::Optimizer> make_optimizer(Seq2SeqModel& model, const TrainOptions& o) {
   if (o.optimizer == OptimizerKind::kSgd)
@@ -137,44 +82,6 @@ void set_lr(torch::optim::Optimizer& optimizer, double lr) {
 std::string snapshot_path(const std::string& out_dir, int validation) {
   return out_dir + "/snapshot." + std::to_string(validation) + ".pt";
 }
-
-// The training metrics of one log window (log_interval updates): loss, NLL and each auxiliary
-// term summed over the window's target tokens, as metrics.jsonl lines and the progress detail.
-class MetricsWindow {
- public:
-  void add(double loss, double nll, const std::map<std::string, double>& aux_sums, int64_t tokens) {
-    loss_ += loss;
-    nll_ += nll;
-    for (const auto& [name, value] : aux_sums) aux_[name] += value;
-    tokens_ += tokens;
-  }
-  // The window's metrics line; `detail` receives the progress line. Starts the next window.
-  nlohmann::json close(const TrainingCursor& cur, double lr, double grad_norm, double elapsed, std::string& detail) {
-    const double secs = seconds_since(start_);
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "loss %.3f lr %.2e %.0f tgt tok/s", loss_ / tokens_, lr, tokens_ / secs);
-    detail = buf;
-    nlohmann::json m = {{"type", "train"}, {"step", cur.steps}, {"epoch", cur.epoch},
-                        {"loss", loss_ / tokens_}, {"nll", nll_ / tokens_}, {"ppl", std::exp(nll_ / tokens_)},
-                        {"lr", lr}, {"grad_norm", grad_norm}, {"tgt_tokens_per_s", tokens_ / secs}, {"elapsed_s", elapsed}};
-    for (auto& [name, sum] : aux_) {  // per target token, like the loss
-      std::snprintf(buf, sizeof buf, " %s %.3f", name.c_str(), sum / tokens_);
-      detail += buf;
-      m["aux_" + name] = sum / tokens_;
-      sum = 0;
-    }
-    loss_ = nll_ = 0;
-    tokens_ = 0;
-    start_ = Clock::now();
-    return m;
-  }
-
- private:
-  double loss_ = 0, nll_ = 0;
-  std::map<std::string, double> aux_;  // each auxiliary loss, summed over the window
-  int64_t tokens_ = 0;
-  Clock::time_point start_ = Clock::now();
-};
 
 // One training run (train_model): the model on its device, the optimizer, the criterion and the
 // update step built in the constructor (in the order that seeds and broadcasts require), then

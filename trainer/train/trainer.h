@@ -183,12 +183,4 @@ struct TrainingInterrupted : std::runtime_error {
   int signal;
 };
 
-// Mean NLL per target token and the token count over a dataset (no dropout, no gradients).
-std::pair<double, int64_t> evaluate_nll(Seq2SeqModel& model, const ParallelData& data, int batch_size, int max_len);
-// Tokenised BLEU (sacreBLEU, tokenize none) of greedy translations of `data` against its targets,
-// with "@@ " joins removed on both sides. The source side carries every feature the dataset has.
-// hypotheses, when given, receives the translations (what synmt-translate --greedy writes).
-double evaluate_greedy_bleu(Seq2SeqModel& model, const ParallelData& data, const Vocab& tgt_vocab, int batch_size,
-                            std::vector<std::string>* hypotheses = nullptr);
-
 }  // namespace synmt
