@@ -22,6 +22,18 @@ inline int parse_index(std::string_view s) {
   return static_cast<int>(v);
 }
 
+// A non-negative decimal count that fits an int64 (vocabulary and BPE vocabulary counts); -1 for
+// anything else, as parse_index: "12abc" is not 12 (std::stoll would stop at the first non-digit).
+inline long long parse_count(std::string_view s) {
+  if (s.empty() || s.size() > 18) return -1;  // 18 digits always fit; longer counts do not occur
+  long long v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return -1;
+    v = v * 10 + (c - '0');
+  }
+  return v;
+}
+
 // Every field between separators, empty ones included ("a\t\tb" -> "a", "", "b"): CoNLL-U columns,
 // TSV files.
 inline std::vector<std::string> split_fields(std::string_view line, char separator) {

@@ -120,16 +120,11 @@ BpeCodes::BpeCodes(const std::string& path, BpeApplyOptions options)
       std::string item = vline.substr(vb, ve - vb);
       std::size_t sp = item.find(' ');
       if (sp == std::string::npos || item.find(' ', sp + 1) != std::string::npos) vin.fail("expected 'word count'");
-      // the whole field, as subword-nmt's int(freq) reads it ("12abc" is an error there too)
-      long long freq = 0;
+      // the whole field is the count (get-vocab writes non-negative integers; subword-nmt's
+      // int(freq) refuses "12abc" too)
       const std::string field = item.substr(sp + 1);
-      std::size_t used = 0;
-      try {
-        freq = std::stoll(field, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used == 0 || used != field.size()) vin.fail("count is not an integer: '" + field + "'");
+      const long long freq = parse_count(field);
+      if (freq < 0) vin.fail("count is not a non-negative integer: '" + field + "'");
       if (options_.vocabulary_threshold < 0 || freq >= options_.vocabulary_threshold) vocab_.insert(item.substr(0, sp));
     }
   }

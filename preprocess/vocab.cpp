@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/line_reader.h"
 #include "core/sha256.h"
+#include "core/strings.h"
 #include "core/utf8.h"
 #include "preprocess/unicode_classes.h"
 
@@ -53,15 +54,9 @@ Vocab Vocab::load(const std::string& path) {
     auto tab = line.rfind('\t');
     if (tab == std::string::npos || tab == 0) reader.fail("expected 'token<TAB>count'");
     std::string token = line.substr(0, tab);
-    int64_t count = 0;
     const std::string field = line.substr(tab + 1);
-    std::size_t used = 0;
-    try {
-      count = std::stoll(field, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != field.size()) reader.fail("count is not an integer: '" + field + "'");
+    const int64_t count = parse_count(field);
+    if (count < 0) reader.fail("count is not a non-negative integer: '" + field + "'");
     if (v.index_.count(token)) reader.fail("duplicate token '" + token + "'");
     v.index_[token] = static_cast<int32_t>(v.tokens_.size());
     v.tokens_.push_back(token);

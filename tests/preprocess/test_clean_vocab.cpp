@@ -58,7 +58,7 @@ TEST(Vocab, LoadRefusesCountsThatAreNotIntegers) {
   const auto ok = synmt::Vocab::load(synmt::test::write_tmp("ok.vocab", specials + "Haus\t12\n"));
   ASSERT_EQ(ok.size(), 5u);
   EXPECT_EQ(ok.token(4), "Haus");
-  for (const char* bad : {"Haus\t12abc\n", "Haus\t\n", "Haus\t1.5\n", "Haus\tx\n"}) {
+  for (const char* bad : {"Haus\t12abc\n", "Haus\t\n", "Haus\t1.5\n", "Haus\tx\n", "Haus\t-3\n", "Haus\t99999999999999999999\n"}) {
     try {
       synmt::Vocab::load(synmt::test::write_tmp("bad.vocab", specials + bad));
       ADD_FAILURE() << "accepted " << bad;
