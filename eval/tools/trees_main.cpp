@@ -38,6 +38,9 @@ void print(const synmt::eval::AttachmentScores& s, const std::string& format) {
                 s.gold_words, s.system_words, s.same_tokenisation ? "" : ", aligned by characters, UAS/LAS are F1");
   }
 }
+// --decoder of decode and induce: the names eval::decode_tree takes
+const CLI::IsMember kTreeDecoders({"cle", "eisner", "greedy"});
+
 // The options of every subcommand.
 struct TreesArgs {
   std::string gold, pred, format = "text";
@@ -77,7 +80,7 @@ Subcommands declare(CLI::App& app, TreesArgs& a) {
   baselines->add_option("--random-seed", a.random_seed, "seed of the random trees")->capture_default_str();
   decode = app.add_subcommand("decode", "decode head-score matrices into trees (one line of heads per sentence)");
   decode->add_option("--scores", a.scores_path, "matrices: row = head (0 = ROOT), column = dependent")->required();
-  decode->add_option("--decoder", a.decoder, "cle | eisner | greedy")->capture_default_str()->check(CLI::IsMember({"cle", "eisner", "greedy"}));
+  decode->add_option("--decoder", a.decoder, "cle | eisner | greedy")->capture_default_str()->check(kTreeDecoders);
   decode->add_option("--gold-heads", a.gold_heads, "gold heads, one line per sentence: report UAS");
   decode->add_option("-o,--output", a.output, "heads output ('-' = stdout)")->capture_default_str();
   decode->add_option("-f,--format", a.format, "text | json (of the UAS report)")->capture_default_str();
@@ -90,7 +93,7 @@ Subcommands declare(CLI::App& app, TreesArgs& a) {
       ->capture_default_str()
       ->check(CLI::IsMember({"heads", "dependents"}));
   induce->add_option("--gold", a.gold, "gold CoNLL-U: words, forms and UPOS of the output")->required();
-  induce->add_option("--decoder", a.decoder, "cle | eisner | greedy")->capture_default_str()->check(CLI::IsMember({"cle", "eisner", "greedy"}));
+  induce->add_option("--decoder", a.decoder, "cle | eisner | greedy")->capture_default_str()->check(kTreeDecoders);
   induce->add_option("-o,--output", a.output, "predicted CoNLL-U")->capture_default_str();
   import = app.add_subcommand("import-matrices", "word-level text matrices (row 0 = ROOT) -> HDF5 head scores");
   import->add_option("--scores", a.scores_path, "text matrices as for decode")->required();

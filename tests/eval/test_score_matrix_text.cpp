@@ -2,7 +2,6 @@
 
 #include "tests/test_util.h"
 
-#include <fstream>
 #include <string>
 
 #include "core/error.h"
@@ -10,16 +9,10 @@
 #include "eval/trees.h"
 
 namespace {
-std::string write(const std::string& name, const std::string& text) {
-  const std::string path = synmt::test::tmp_path(name);
-  std::ofstream(path) << text;
-  return path;
-}
-
 // The InputError's line for reading `text` with `read`; 0 if it was accepted (a failure then).
 template <typename Read>
 std::size_t refused_at(const std::string& name, const std::string& text, Read read) {
-  const std::string path = write(name, text);
+  const std::string path = synmt::test::write_tmp(name, text);
   try {
     read(path);
   } catch (const synmt::InputError& e) {
@@ -32,7 +25,7 @@ std::size_t refused_at(const std::string& name, const std::string& text, Read re
 }  // namespace
 
 TEST(ScoreMatrixText, ReadsSentencesSeparatedByBlankLines) {
-  const auto m = synmt::eval::read_score_matrices(write("two.scores", "0 1 2\n0 0 -1.5e1\n0 3 0\n\n  \n0 4\n0 0\n"));
+  const auto m = synmt::eval::read_score_matrices(synmt::test::write_tmp("two.scores", "0 1 2\n0 0 -1.5e1\n0 3 0\n\n  \n0 4\n0 0\n"));
   ASSERT_EQ(m.size(), 2u);
   ASSERT_EQ(m[0].size(), 3u);
   EXPECT_DOUBLE_EQ(m[0][1][2], -15.0);
@@ -54,7 +47,7 @@ TEST(ScoreMatrixText, BadMatricesNameTheirLine) {
 }
 
 TEST(ScoreMatrixText, HeadLinesAreStrictIntegers) {
-  const auto h = synmt::eval::read_head_lines(write("ok.heads", "2 0\n\n0 1 1\n"));
+  const auto h = synmt::eval::read_head_lines(synmt::test::write_tmp("ok.heads", "2 0\n\n0 1 1\n"));
   ASSERT_EQ(h.size(), 3u);
   EXPECT_EQ(h[0], (std::vector<int>{2, 0}));
   EXPECT_TRUE(h[1].empty());
