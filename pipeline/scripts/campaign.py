@@ -11,6 +11,10 @@ tables first, in their order), and their estimated CPU-hours on the 2-core machi
                               (run them one after another: `campaign.py --commands | bash -e`; an
                               interrupted run resumes where it stopped with the same commands)
   campaign.py --commands --resume   the same, each unlocking its experiment first (after a kill)
+  campaign.py --commands --pending  only the items not yet measured on their results pages (as
+                              --progress counts them): a new machine, whose results/ is empty,
+                              resumes the campaign with `campaign.py --commands --resume --pending | bash -e`
+                              instead of training the measured items' runs again
   campaign.py --progress      round 2's training runs: finished, training (epoch of its cap) or not
                               started, with the seconds per epoch measured so far, and the CPU-hours
                               left by the plan's per-run estimates and at the speeds measured here
@@ -222,7 +226,7 @@ def progress(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml")
         exp = item["experiment"]
         since = item.get("measured_since")
         blocks = [page_block(docs, exp, t) for t in item["tables"]]
-        if all(measured_by(b, since) for b in blocks):
+        if item_measured(item, docs):
             lines.append(f"{exp}: measured ({', '.join(item['tables'])} on docs/results/{exp}.md)")
             continue
         if since and all(measured_by(b, None) for b in blocks):
@@ -296,7 +300,14 @@ HALF_CORE_RULES = ("train", "translate", "analysis_dump", "significance", "tree_
                    "langid_set", "learn_spm", "apply_spm", "train_parser", "parse_corpus", "pretrain_lgp_parser")
 
 
-def commands(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml"), cores=2, resume=False):
+def item_measured(item, docs):
+    """Whether every table of a plan item is measured on its results page (measured_by, with the
+    item's `measured_since`): the item is done wherever its runs are."""
+    return all(measured_by(page_block(docs, item["experiment"], t), item.get("measured_since")) for t in item["tables"])
+
+
+def commands(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml"), cores=2, resume=False, pending=False,
+             docs=os.path.join(ROOT, "docs", "results")):
     """One command per item of round 2's plan (an experiment), its tables as targets. On the 2-core machine two
     trainings run side by side with one thread each (docs/benchmarks.md: 1.19-1.26x the throughput
     of one run on both cores), so train's threads are set to cores / 2; so are the threads of the
@@ -304,11 +315,14 @@ def commands(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml")
     every core while one training still runs and leave the other idle, and of the threaded preparation
     steps, which would wait the same way beside a training. resume: each command first
     removes the lock a killed Snakemake leaves behind (a session or machine that ended under it);
-    only for a chain that runs alone in this directory, as --unlock removes every lock here."""
+    only for a chain that runs alone in this directory, as --unlock removes every lock here.
+    pending: the items measured on their pages (`docs`) are left out."""
     plan = yaml.safe_load(open(path, encoding="utf-8"))
     out = []
     for item in plan["run"]:
         exp = item["experiment"]
+        if pending and item_measured(item, docs):
+            continue
         cfg = yaml.safe_load(open(os.path.join(ROOT, "pipeline", "config", "experiments", f"{exp}.yaml"), encoding="utf-8"))
         known = cfg["experiment"]["tables"]
         for t in item["tables"]:
@@ -360,7 +374,7 @@ if __name__ == "__main__":
         print(progress())
         sys.exit(0)
     if "--commands" in sys.argv:
-        print("\n".join(commands(resume="--resume" in sys.argv)))
+        print("\n".join(commands(resume="--resume" in sys.argv, pending="--pending" in sys.argv)))
         sys.exit(0)
     result = campaign()
     if "--write" in sys.argv or "--check" in sys.argv:

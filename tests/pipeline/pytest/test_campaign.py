@@ -68,6 +68,28 @@ def test_resume_unlocks_each_experiment_first(tmp_path):
     assert run == campaign.commands(str(plan))[0]
 
 
+def test_pending_leaves_out_the_items_measured_on_their_pages(tmp_path):
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(yaml.safe_dump({"run": [
+        {"experiment": "lgp.mini", "tables": ["lgp_table1_measured", "lgp_latent_uas"]},
+        {"experiment": "lgp.mini", "tables": ["lgp_table2"]}]}))
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    budget = "Training budget: seq: until 3 validations without a better dev BLEU, ≤ 30 epochs.\n\n"
+    page = docs / "lgp.mini.md"
+    # one of the first item's two tables on the page: the item is still pending
+    page.write_text("## Table 1\n\n" + budget + "<!-- table: lgp_table1_measured -->\n| a |\n|---|\n")
+    assert len(campaign.commands(str(plan), pending=True, docs=str(docs))) == 2
+    page.write_text(page.read_text() + "## UAS\n\n" + budget + "<!-- table: lgp_latent_uas -->\n| a |\n|---|\n")
+    (line,) = campaign.commands(str(plan), pending=True, docs=str(docs))
+    assert " results/lgp.mini/tables/lgp_table2.md " in line
+    # without --pending every item is listed, measured or not
+    assert len(campaign.commands(str(plan), docs=str(docs))) == 2
+    # round 1's fixed budget on the page does not count as measured
+    page.write_text(page.read_text().replace("until 3 validations without a better dev BLEU", "600 updates"))
+    assert len(campaign.commands(str(plan), pending=True, docs=str(docs))) == 2
+
+
 def test_run_state_reads_summary_then_metrics(tmp_path):
     run = tmp_path / "run"
     assert campaign.run_state(str(run), 20) == ("not started", 0, None, None)
