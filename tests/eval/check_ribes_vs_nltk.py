@@ -13,12 +13,10 @@ sentences fall under each difference. The sentences outside that share are compa
 itself by check_ribes_vs_ribes_py.py, which runs only where SYNMT_RIBES_PY names a copy of it. Prints 'N passed, N failed'.
 """
 import argparse
-import tempfile
 
 from nltk.translate.ribes_score import sentence_ribes, word_rank_alignment
 
-from ribes_cases import (Tally, has_repeated_aligned_word, non_empty_pairs, read, run_check, synmt_ribes, wmt22_case,
-                         words, write_lines)
+from ribes_cases import Tally, has_repeated_aligned_word, run_check, scored_cases, synmt_ribes, wmt22_case, words, write_lines
 
 
 def ascending_pairs(order):
@@ -43,45 +41,40 @@ def main():
     args = ap.parse_args()
     cases = [wmt22_case(args.data, "de-en", "Online-B"), wmt22_case(args.data, "en-de", "Online-W")]
     tally = Tally()
-    with tempfile.TemporaryDirectory() as tmp:
-        for hyp_path, ref_path in cases:
-            hyps, refs = non_empty_pairs(read(hyp_path), read(ref_path))
-            hp, rp = f"{tmp}/hyp", f"{tmp}/ref"
-            write_lines(hp, hyps)
-            write_lines(rp, refs)
-            ours = synmt_ribes(args.score, hp, rp, sentence=True)["sentences"]
-            comparable = context = kendall = 0
-            bad, kept = [], []
-            for i, (h, r) in enumerate(zip(hyps, refs)):
-                hw, rw = words(h), words(r)
-                if has_repeated_aligned_word(hw, rw):
-                    context += 1
-                    continue
-                order = word_rank_alignment(rw, hw)
-                if ascending_pairs(order) != run_pairs(order):
-                    kendall += 1
-                    continue
-                if len(order) == 1 and len(rw) == 1:
-                    continue  # RIBES.py's special case (nkt = 1); NLTK has tau = -1 there
-                comparable += 1
-                theirs = sentence_ribes([rw], hw)
-                kept.append((i, max(theirs, 0.0)))
-                if abs(ours[i] - max(theirs, 0.0)) > 1e-9:
-                    bad.append((i, ours[i], theirs))
-            # the corpus score of the comparable sentences alone (synmt-score's own aggregation, run
-            # on them as a corpus) equals the mean of NLTK's sentence scores
-            write_lines(hp, [hyps[i] for i, _ in kept])
-            write_lines(rp, [refs[i] for i, _ in kept])
-            corpus = synmt_ribes(args.score, hp, rp)["score"]
-            nltk_corpus = sum(v for _, v in kept) / max(len(kept), 1)
-            name = hyp_path.split("/")[-1]
-            print(f"{name}: {len(hyps)} sentences; comparable {comparable}, differ by alignment order {context}, "
-                  f"by Kendall definition {kendall}")
-            ok_share = comparable >= 0.03 * len(hyps) and comparable >= 30
-            tally.check(f"{name} comparable sentences agree", not bad, f"{bad[:3]}")
-            tally.check(f"{name} corpus score of the comparable sentences", abs(corpus - nltk_corpus) < 1e-9,
-                        f"{corpus} vs {nltk_corpus}")
-            tally.check(f"{name} enough comparable sentences", ok_share, f"{comparable}")
+    for hyp_path, hyps, refs, scored, hp, rp in scored_cases(args.score, cases):
+        ours = scored["sentences"]
+        comparable = context = kendall = 0
+        bad, kept = [], []
+        for i, (h, r) in enumerate(zip(hyps, refs)):
+            hw, rw = words(h), words(r)
+            if has_repeated_aligned_word(hw, rw):
+                context += 1
+                continue
+            order = word_rank_alignment(rw, hw)
+            if ascending_pairs(order) != run_pairs(order):
+                kendall += 1
+                continue
+            if len(order) == 1 and len(rw) == 1:
+                continue  # RIBES.py's special case (nkt = 1); NLTK has tau = -1 there
+            comparable += 1
+            theirs = sentence_ribes([rw], hw)
+            kept.append((i, max(theirs, 0.0)))
+            if abs(ours[i] - max(theirs, 0.0)) > 1e-9:
+                bad.append((i, ours[i], theirs))
+        # the corpus score of the comparable sentences alone (synmt-score's own aggregation, run
+        # on them as a corpus) equals the mean of NLTK's sentence scores
+        write_lines(hp, [hyps[i] for i, _ in kept])
+        write_lines(rp, [refs[i] for i, _ in kept])
+        corpus = synmt_ribes(args.score, hp, rp)["score"]
+        nltk_corpus = sum(v for _, v in kept) / max(len(kept), 1)
+        name = hyp_path.split("/")[-1]
+        print(f"{name}: {len(hyps)} sentences; comparable {comparable}, differ by alignment order {context}, "
+              f"by Kendall definition {kendall}")
+        ok_share = comparable >= 0.03 * len(hyps) and comparable >= 30
+        tally.check(f"{name} comparable sentences agree", not bad, f"{bad[:3]}")
+        tally.check(f"{name} corpus score of the comparable sentences", abs(corpus - nltk_corpus) < 1e-9,
+                    f"{corpus} vs {nltk_corpus}")
+        tally.check(f"{name} enough comparable sentences", ok_share, f"{comparable}")
     return tally.exit_code()
 
 

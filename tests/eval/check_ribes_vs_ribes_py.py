@@ -17,10 +17,8 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 
-from ribes_cases import (Tally, has_repeated_aligned_word, non_empty_pairs, read, run_check, synmt_ribes, wmt22_case,
-                         words, write_lines)
+from ribes_cases import Tally, has_repeated_aligned_word, run_check, scored_cases, wmt22_case, words
 
 # RIBES.py as released in version 1.03.1 (github.com/nttcslab-nlp/RIBES, commit 7e76cf2)
 RIBES_PY_SHA256 = "d3d3d3d05a0dc23aeb76594106e561e95dda1e495e6076d9973fc0469a44fa81"
@@ -61,26 +59,20 @@ def main():
     cases = [wmt22_case(args.data, "de-en", "Online-B"), wmt22_case(args.data, "de-en", "JDExploreAcademy"),
              wmt22_case(args.data, "en-de", "Online-W"), wmt22_case(args.data, "en-de", "OpenNMT")]
     tally = Tally()
-    with tempfile.TemporaryDirectory() as tmp:
-        for hyp_path, ref_path in cases:
-            hyps, refs = non_empty_pairs(read(hyp_path), read(ref_path))
-            hp, rp = f"{tmp}/hyp", f"{tmp}/ref"
-            write_lines(hp, hyps)
-            write_lines(rp, refs)
-            ours = synmt_ribes(args.score, hp, rp, sentence=True)
-            theirs, their_corpus = ribes_py_scores(args.ribes_py, rp, hp)
-            repeated = sum(has_repeated_aligned_word(words(h), words(r)) for h, r in zip(hyps, refs))
-            bad = [(i, ours["sentences"][i], theirs.get(i)) for i in range(len(hyps))
-                   if theirs.get(i) is None or abs(ours["sentences"][i] - theirs[i]) > 5.01e-7]
-            bad_repeated = sum(has_repeated_aligned_word(words(hyps[i]), words(refs[i])) for i, _, _ in bad)
-            corpus_ok = their_corpus is not None and abs(ours["score"] - their_corpus) <= 5.01e-7
-            name = hyp_path.split("/")[-1]
-            print(f"{name}: {len(hyps)} sentences, {repeated} with repeated aligned words; "
-                  f"differ from RIBES.py: {len(bad)} ({bad_repeated} of them with repeated words); "
-                  f"corpus {ours['score']:.6f} vs RIBES.py {their_corpus}")
-            tally.check(f"{name} every sentence equals RIBES.py's", not bad, f"{bad[:3]}")
-            tally.check(f"{name} corpus score equals RIBES.py's", corpus_ok, f"{ours['score']} vs {their_corpus}")
-            tally.check(f"{name} has sentences with repeated aligned words", repeated >= 100, f"{repeated}")
+    for hyp_path, hyps, refs, ours, hp, rp in scored_cases(args.score, cases):
+        theirs, their_corpus = ribes_py_scores(args.ribes_py, rp, hp)
+        repeated = sum(has_repeated_aligned_word(words(h), words(r)) for h, r in zip(hyps, refs))
+        bad = [(i, ours["sentences"][i], theirs.get(i)) for i in range(len(hyps))
+               if theirs.get(i) is None or abs(ours["sentences"][i] - theirs[i]) > 5.01e-7]
+        bad_repeated = sum(has_repeated_aligned_word(words(hyps[i]), words(refs[i])) for i, _, _ in bad)
+        corpus_ok = their_corpus is not None and abs(ours["score"] - their_corpus) <= 5.01e-7
+        name = hyp_path.split("/")[-1]
+        print(f"{name}: {len(hyps)} sentences, {repeated} with repeated aligned words; "
+              f"differ from RIBES.py: {len(bad)} ({bad_repeated} of them with repeated words); "
+              f"corpus {ours['score']:.6f} vs RIBES.py {their_corpus}")
+        tally.check(f"{name} every sentence equals RIBES.py's", not bad, f"{bad[:3]}")
+        tally.check(f"{name} corpus score equals RIBES.py's", corpus_ok, f"{ours['score']} vs {their_corpus}")
+        tally.check(f"{name} has sentences with repeated aligned words", repeated >= 100, f"{repeated}")
     return tally.exit_code()
 
 

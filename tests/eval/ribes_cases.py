@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 WMT22 = "eval/wmt22/generaltest2022"
 
@@ -54,6 +55,19 @@ def synmt_ribes(score, hyp_path, ref_path, sentence=False):
     """synmt-score ribes's JSON: {'score': corpus, 'sentences': [...] when sentence}."""
     cmd = [score, "ribes", "-r", ref_path] + (["--sentence"] if sentence else []) + ["--format", "json", hyp_path]
     return json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+
+
+def scored_cases(score, cases):
+    """For each (hypothesis, reference) case: its non-empty pairs, written to files in a temporary
+    folder, and synmt-score's sentence-level RIBES of them. Yields (case's hypothesis path, hyps,
+    refs, synmt-score's JSON, hypothesis file, reference file); the files are rewritten for the next case."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for hyp_path, ref_path in cases:
+            hyps, refs = non_empty_pairs(read(hyp_path), read(ref_path))
+            hp, rp = f"{tmp}/hyp", f"{tmp}/ref"
+            write_lines(hp, hyps)
+            write_lines(rp, refs)
+            yield hyp_path, hyps, refs, synmt_ribes(score, hp, rp, sentence=True), hp, rp
 
 
 class Tally:
