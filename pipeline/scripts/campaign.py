@@ -340,7 +340,10 @@ def commands(path=os.path.join(ROOT, "pipeline", "config", "mini_campaign.yaml")
             for r in first:
                 if r not in item_runs:
                     raise SystemExit(f"{path}: {exp}: 'first' names {r}, which none of the item's tables trains")
-        prioritize = "".join(f" --prioritize {cfg['results_dir']}/systems/{r}/summary.json" for r in first)
+        # one flag for all of them: Snakemake's --prioritize takes a list (nargs="+") and a repeated
+        # flag keeps only its last list (9.27), which left +C&H unprioritised on 2026-12-07
+        prioritize = (" --prioritize " + " ".join(f"{cfg['results_dir']}/systems/{r}/summary.json" for r in first)
+                      if first else "")
         unlock = (f".venv/bin/snakemake --unlock --cores 1 --configfile pipeline/config/experiments/{exp}.yaml > /dev/null && "
                   if resume else "")
         out.append(f"{unlock}.venv/bin/snakemake {targets}{prioritize} --profile cluster/local --cores {cores} "

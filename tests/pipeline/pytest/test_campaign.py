@@ -2,10 +2,12 @@
 import collections
 import json
 import os
+import shlex
 import subprocess
 
 import pytest
 import yaml
+from snakemake.cli import get_argument_parser
 
 import campaign
 
@@ -46,6 +48,18 @@ def test_an_items_first_runs_are_prioritised_and_must_be_its_own(tmp_path):
     (line,) = campaign.commands(str(plan))
     assert (" results/pascal.mini/tables/pascal_table3_de_en.md --prioritize "
             "results/pascal.mini/systems/ch.pascal_mini_de_en_ch.s1/summary.json --profile ") in line
+    # several first runs go after one flag: Snakemake keeps only the last of repeated --prioritize flags
+    plan.write_text(yaml.safe_dump({"run": [{"experiment": "pascal.mini", "tables": ["pascal_table3_de_en"],
+                                             "first": ["ch.pascal_mini_de_en_ch.s1", "sisa.pascal_mini_de_en.s1"]}]}))
+    (line,) = campaign.commands(str(plan))
+    assert line.count("--prioritize") == 1
+    # and Snakemake's own command line reads both as prioritised, the targets as targets
+    args = get_argument_parser().parse_args(shlex.split(line)[1:])
+    assert args.prioritize == {"results/pascal.mini/systems/ch.pascal_mini_de_en_ch.s1/summary.json",
+                               "results/pascal.mini/systems/sisa.pascal_mini_de_en.s1/summary.json"}
+    assert args.targets == ["results/pascal.mini/tables/pascal_table3_de_en.md"]
+    assert (" --prioritize results/pascal.mini/systems/ch.pascal_mini_de_en_ch.s1/summary.json "
+            "results/pascal.mini/systems/sisa.pascal_mini_de_en.s1/summary.json --profile ") in line
     plan.write_text(yaml.safe_dump({"run": [{"experiment": "pascal.mini", "tables": ["pascal_table3_de_en_headline"],
                                              "first": ["ch.pascal_mini_de_en_ch.s1"]}]}))
     with pytest.raises(SystemExit, match="'first' names ch.pascal_mini_de_en_ch.s1, which none of the item's tables trains"):
